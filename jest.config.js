@@ -1,0 +1,12 @@
+/** @type {import('jest').Config} */
+module.exports = {
+  testEnvironment: "node",
+  roots: ["<rootDir>/test"],
+  testMatch: ["**/*.test.ts"],
+  // Type checking is done once by `tsc -p tsconfig.test.json`; jest only transpiles.
+  transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.test.json", isolatedModules: true, diagnostics: false }] },
+  moduleFileExtensions: ["ts", "js", "json"],
+  testTimeout: 120000,
+  // The end-to-end tests run the real Pulumi CLI; they must not share one file backend at once.
+  maxWorkers: 2,
+};
