@@ -1,0 +1,182 @@
+/**
+ * Setup calls shaped like the service's own endpoints: organizations and projects.
+ */
+import { canManageAllWorkspaces, canSeeOrganization, isOwner, isProjectAdmin } from "../auth";
+import { caller, type HandlerResult, type RequestContext, type RouteDef } from "../context";
+import { createOrganization, isValidOrganizationName } from "../domain/organizations";
+import { parseBindingInputs, replaceBindings } from "../domain/tag-bindings";
+import { errors } from "../errors";
+import { newId, nowIso } from "../ids";
+import { attr, isObject, paginate, readDataObject, readPage, type DataObject } from "../jsonapi";
+import type { ExecutionMode, ProjectRecord, TagBindingRecord } from "../store/model";
+import { organizationResource, projectResource } from "../serializers/resources";
+import { visibleOrganization } from "./lookup";
+
+const MODES: readonly string[] = ["remote", "local", "agent"];
+
+function createOrg(ctx: RequestContext): HandlerResult {
+  const p = caller(ctx);
+  // Only people create organizations; team and organization tokens cannot.
+  if (p.actor?.type !== "users") throw errors.notFound();
+  const data = readDataObject(ctx.body, "organizations");
+  const name = attr.string(data.attributes, "name");
+  if (!name || !isValidOrganizationName(name)) {
+    throw errors.invalidAttribute("Name may contain only letters, numbers, - and _ (at most 40 characters)", "/data/attributes/name");
+  }
+  if (ctx.app.store.organizations.get(name)) throw errors.invalidAttribute("Name has already been taken", "/data/attributes/name");
+  const email = attr.string(data.attributes, "email");
+  const org = createOrganization(ctx.app.store, { name, email });
+  const user = ctx.app.store.users.get(p.actor.id);
+  if (user) ctx.app.store.users.put({ ...user, ownerOf: [...user.ownerOf, org.id] });
+  return { status: 201, body: { data: organizationResource(org) } };
+}
+
+function listOrgs(ctx: RequestContext): HandlerResult {
+  const p = caller(ctx);
+  const page = readPage(ctx);
+  const orgs = ctx.app.store.organizations.filter((o) => canSeeOrganization(p, o.id));
+  return { status: 200, body: paginate(ctx, orgs, page, organizationResource) };
+}
+
+function showOrg(ctx: RequestContext): HandlerResult {
+  return { status: 200, body: { data: organizationResource(visibleOrganization(ctx, ctx.params["organization_name"] ?? "")) } };
+}
+
+function updateOrg(ctx: RequestContext): HandlerResult {
+  const org = visibleOrganization(ctx, ctx.params["organization_name"] ?? "");
+  if (!isOwner(caller(ctx), org.id)) throw errors.notFound();
+  const data = readDataObject(ctx.body, "organizations");
+  const a = data.attributes;
+  const next = { ...org };
+  const email = attr.string(a, "email");
+  if (email !== undefined) next.email = email;
+  const afd = attr.bool(a, "allow-force-delete-workspaces");
+  if (afd !== undefined) next.allowForceDeleteWorkspaces = afd;
+  const mode = attr.string(a, "default-execution-mode");
+  if (mode !== undefined) {
+    if (!MODES.includes(mode)) throw errors.invalidAttribute('default-execution-mode must be "remote", "local" or "agent"', "/data/attributes/default-execution-mode");
+    next.defaultExecutionMode = mode as ExecutionMode;
+  }
+  const rel = data.relationships["default-agent-pool"];
+  if (isObject(rel)) {
+    const d = rel["data"];
+    const id = isObject(d) && typeof d["id"] === "string" ? d["id"] : null;
+    if (id !== null) {
+      const pool = ctx.app.store.agentPools.get(id);
+      if (!pool || pool.organization !== org.id) throw errors.invalidAttribute("Agent pool not found", "/data/relationships/default-agent-pool/data/id");
+    }
+    next.defaultAgentPoolId = id;
+  }
+  if (next.defaultExecutionMode === "agent" && !next.defaultAgentPoolId) {
+    throw errors.invalidAttribute("A default agent pool is required for the agent execution mode", "/data/relationships/default-agent-pool");
+  }
+  if (next.defaultExecutionMode !== "agent") next.defaultAgentPoolId = null;
+  ctx.app.store.organizations.put(next);
+  return { status: 200, body: { data: organizationResource(next) } };
+}
+
+/** Project name and description from a create/update document. */
+function projectFields(data: DataObject, existing: ProjectRecord | null): { name: string; description: string | null } {
+  const name = attr.string(data.attributes, "name");
+  if (!existing && name === undefined) throw errors.invalidAttribute("Name can't be blank", "/data/attributes/name");
+  if (name !== undefined && !/^[A-Za-z0-9 _-]{1,40}$/.test(name)) {
+    throw errors.invalidAttribute("Name may contain letters, numbers, spaces, - and _ (1 to 40 characters)", "/data/attributes/name");
+  }
+  const description = attr.nullableString(data.attributes, "description");
+  return {
+    name: name ?? existing?.name ?? "",
+    description: description === undefined ? (existing?.description ?? null) : description,
+  };
+}
+
+function projectBindings(data: DataObject, existing: TagBindingRecord[], now: string): TagBindingRecord[] | undefined {
+  const tb = data.relationships["tag-bindings"];
+  if (tb === undefined || tb === null) return undefined;
+  if (!isObject(tb)) throw errors.invalidAttribute("tag-bindings must be an object", "/data/relationships/tag-bindings");
+  const ptr = "/data/relationships/tag-bindings/data";
+  return replaceBindings(existing, parseBindingInputs(tb["data"] ?? [], ptr), now, ptr);
+}
+
+function createProject(ctx: RequestContext): HandlerResult {
+  const org = visibleOrganization(ctx, ctx.params["organization_name"] ?? "");
+  if (!canManageAllWorkspaces(caller(ctx), org.id)) throw errors.notFound();
+  const data = readDataObject(ctx.body, "projects");
+  const { name, description } = projectFields(data, null);
+  const store = ctx.app.store;
+  if (store.projects.find((p) => p.organization === org.id && p.name === name)) {
+    throw errors.invalidAttribute("Name has already been taken", "/data/attributes/name");
+  }
+  const now = nowIso();
+  const project: ProjectRecord = {
+    id: newId("prj"),
+    organization: org.id,
+    name,
+    description,
+    createdAt: now,
+    tagBindings: projectBindings(data, [], now) ?? [],
+  };
+  store.projects.put(project);
+  return { status: 201, body: { data: projectResource(project, store) } };
+}
+
+function listProjects(ctx: RequestContext): HandlerResult {
+  const org = visibleOrganization(ctx, ctx.params["organization_name"] ?? "");
+  const page = readPage(ctx);
+  const store = ctx.app.store;
+  const q = ctx.query.get("filter[names]");
+  const names = q ? q.split(",") : null;
+  const projects = store.projects.filter((p) => p.organization === org.id && (!names || names.includes(p.name)));
+  return { status: 200, body: paginate(ctx, projects, page, (p) => projectResource(p, store)) };
+}
+
+function visibleProject(ctx: RequestContext): ProjectRecord {
+  const p = ctx.app.store.projects.get(ctx.params["project_id"] ?? "");
+  if (!p || !canSeeOrganization(caller(ctx), p.organization)) throw errors.notFound();
+  return p;
+}
+
+function showProject(ctx: RequestContext): HandlerResult {
+  return { status: 200, body: { data: projectResource(visibleProject(ctx), ctx.app.store) } };
+}
+
+function updateProject(ctx: RequestContext): HandlerResult {
+  const p = visibleProject(ctx);
+  if (!isProjectAdmin(caller(ctx), p.organization, p.id, p.name)) throw errors.notFound();
+  const data = readDataObject(ctx.body, "projects");
+  const { name, description } = projectFields(data, p);
+  const store = ctx.app.store;
+  if (store.projects.find((x) => x.organization === p.organization && x.name === name && x.id !== p.id)) {
+    throw errors.invalidAttribute("Name has already been taken", "/data/attributes/name");
+  }
+  const next = { ...p, name, description, tagBindings: projectBindings(data, p.tagBindings, nowIso()) ?? p.tagBindings };
+  store.projects.put(next);
+  return { status: 200, body: { data: projectResource(next, store) } };
+}
+
+function deleteProject(ctx: RequestContext): HandlerResult {
+  const p = visibleProject(ctx);
+  const store = ctx.app.store;
+  if (!canManageAllWorkspaces(caller(ctx), p.organization)) throw errors.notFound();
+  if (store.organizations.get(p.organization)?.defaultProjectId === p.id) {
+    throw errors.conflict("The default project cannot be deleted");
+  }
+  if (store.workspacesOf(p.organization).some((w) => w.projectId === p.id)) {
+    throw errors.conflict("Project still contains workspaces");
+  }
+  store.projects.delete(p.id);
+  return { status: 204 };
+}
+
+const ORG = "/api/v2/organizations/:organization_name";
+
+export const setupOrganizationRoutes: RouteDef[] = [
+  { method: "POST", path: "/api/v2/organizations", handler: createOrg },
+  { method: "GET", path: "/api/v2/organizations", handler: listOrgs },
+  { method: "GET", path: ORG, handler: showOrg },
+  { method: "PATCH", path: ORG, handler: updateOrg },
+  { method: "POST", path: `${ORG}/projects`, handler: createProject },
+  { method: "GET", path: `${ORG}/projects`, handler: listProjects },
+  { method: "GET", path: "/api/v2/projects/:project_id", handler: showProject },
+  { method: "PATCH", path: "/api/v2/projects/:project_id", handler: updateProject },
+  { method: "DELETE", path: "/api/v2/projects/:project_id", handler: deleteProject },
+];

@@ -1,0 +1,249 @@
+/**
+ * JSON:API resource objects for everything except workspaces. Resource-level links and
+ * relationship links are relative (`/api/v2/...`), as the service writes them.
+ */
+import type { EffectiveBinding } from "../domain/tag-bindings";
+import { instanceCount } from "../domain/flat-tags";
+import type {
+  AgentPoolRecord,
+  DrpRecord,
+  FlatTagRecord,
+  ModuleVersionRecord,
+  OAuthClientRecord,
+  OAuthTokenRecord,
+  OrganizationRecord,
+  ProjectRecord,
+  RegistryModuleRecord,
+  RunRecord,
+  SshKeyRecord,
+  StateOutputRecord,
+  StateVersionRecord,
+  TagBindingRecord,
+  TeamRecord,
+  UserRecord,
+} from "../store/model";
+import type { Store } from "../store/store";
+import type { Json } from "../jsonapi";
+
+export function organizationResource(o: OrganizationRecord): Json {
+  return {
+    id: o.id,
+    type: "organizations",
+    attributes: {
+      name: o.id,
+      email: o.email,
+      "created-at": o.createdAt,
+      "allow-force-delete-workspaces": o.allowForceDeleteWorkspaces,
+      "default-execution-mode": o.defaultExecutionMode,
+      "external-id": `org-${o.id}`,
+    },
+    relationships: {
+      "default-project": { data: { id: o.defaultProjectId, type: "projects" } },
+      "default-agent-pool": { data: o.defaultAgentPoolId ? { id: o.defaultAgentPoolId, type: "agent-pools" } : null },
+    },
+    links: { self: `/api/v2/organizations/${o.id}` },
+  };
+}
+
+export function projectResource(p: ProjectRecord, store: Store): Json {
+  return {
+    id: p.id,
+    type: "projects",
+    attributes: {
+      name: p.name,
+      description: p.description,
+      "created-at": p.createdAt,
+      "workspace-count": store.workspacesOf(p.organization).filter((w) => w.projectId === p.id).length,
+      "is-default": store.organizations.get(p.organization)?.defaultProjectId === p.id,
+    },
+    relationships: {
+      organization: { data: { id: p.organization, type: "organizations" } },
+      "tag-bindings": { links: { related: `/api/v2/projects/${p.id}/tag-bindings` } },
+      "effective-tag-bindings": { links: { related: `/api/v2/projects/${p.id}/effective-tag-bindings` } },
+    },
+    links: { self: `/api/v2/projects/${p.id}` },
+  };
+}
+
+export function tagResource(t: FlatTagRecord, store: Store): Json {
+  return {
+    id: t.id,
+    type: "tags",
+    attributes: { name: t.name, "created-at": t.createdAt, "instance-count": instanceCount(store, t) },
+    relationships: { organization: { data: { id: t.organization, type: "organizations" } } },
+  };
+}
+
+export function tagBindingResource(b: TagBindingRecord): Json {
+  return { id: b.id, type: "tag-bindings", attributes: { key: b.key, value: b.value, "created-at": b.createdAt } };
+}
+
+export function effectiveBindingResource(b: EffectiveBinding): Json {
+  const out: Json = { id: b.id, type: "effective-tag-bindings", attributes: { key: b.key, value: b.value } };
+  // Clients (go-tfe) read `links.inherited-from`; the spec names `relationships.inherited-from.links.related`. Emit both.
+  if (b.inheritedFrom) {
+    const href = `/api/v2/projects/${b.inheritedFrom}`;
+    out["links"] = { "inherited-from": href };
+    out["relationships"] = { "inherited-from": { links: { related: href } } };
+  }
+  return out;
+}
+
+export function sshKeyResource(k: SshKeyRecord): Json {
+  return {
+    id: k.id,
+    type: "ssh-keys",
+    attributes: { name: k.name, "created-at": k.createdAt },
+    relationships: { organization: { data: { id: k.organization, type: "organizations" } } },
+    links: { self: `/api/v2/ssh-keys/${k.id}` },
+  };
+}
+
+export function agentPoolResource(p: AgentPoolRecord): Json {
+  return {
+    id: p.id,
+    type: "agent-pools",
+    attributes: { name: p.name, "organization-scoped": p.organizationScoped, "created-at": p.createdAt },
+    relationships: {
+      organization: { data: { id: p.organization, type: "organizations" } },
+      "allowed-workspaces": { data: p.allowedWorkspaceIds.map((id) => ({ id, type: "workspaces" })) },
+    },
+    links: { self: `/api/v2/agent-pools/${p.id}` },
+  };
+}
+
+export function oauthClientResource(c: OAuthClientRecord): Json {
+  return {
+    id: c.id,
+    type: "oauth-clients",
+    attributes: {
+      name: c.name,
+      "service-provider": c.serviceProvider,
+      "http-url": c.httpUrl,
+      "api-url": c.apiUrl,
+      "created-at": c.createdAt,
+    },
+    relationships: {
+      organization: { data: { id: c.organization, type: "organizations" } },
+      "oauth-tokens": { data: [{ id: c.oauthTokenId, type: "oauth-tokens" }] },
+    },
+  };
+}
+
+export function oauthTokenResource(t: OAuthTokenRecord): Json {
+  return {
+    id: t.id,
+    type: "oauth-tokens",
+    attributes: { "created-at": t.createdAt, "has-ssh-key": false, "service-provider-user": "emulator" },
+    relationships: { "oauth-client": { data: { id: t.oauthClientId, type: "oauth-clients" } } },
+    links: { self: `/api/v2/oauth-tokens/${t.id}` },
+  };
+}
+
+export function userResource(u: UserRecord): Json {
+  return {
+    id: u.id,
+    type: "users",
+    attributes: { username: u.username, email: u.email, "is-service-account": false },
+    links: { self: `/api/v2/users/${u.id}` },
+  };
+}
+
+export function teamResource(t: TeamRecord): Json {
+  return {
+    id: t.id,
+    type: "teams",
+    attributes: { name: t.name, visibility: "organization" },
+    relationships: { organization: { data: { id: t.organization, type: "organizations" } } },
+    links: { self: `/api/v2/teams/${t.id}` },
+  };
+}
+
+export function runResource(r: RunRecord): Json {
+  return {
+    id: r.id,
+    type: "runs",
+    attributes: {
+      status: r.status,
+      message: r.message,
+      "is-destroy": r.isDestroy,
+      "created-at": r.createdAt,
+      "status-timestamps": { [`${r.status.replace(/_/g, "-")}-at`]: r.statusChangedAt },
+      source: "tfe-api",
+    },
+    relationships: { workspace: { data: { id: r.workspaceId, type: "workspaces" } } },
+    links: { self: `/api/v2/runs/${r.id}` },
+  };
+}
+
+export function outputResource(o: StateOutputRecord): Json {
+  return {
+    id: o.id,
+    type: "state-version-outputs",
+    attributes: { name: o.name, sensitive: o.sensitive, type: o.type, value: o.sensitive ? null : o.value },
+    links: { self: `/api/v2/state-version-outputs/${o.id}` },
+  };
+}
+
+export function stateVersionResource(sv: StateVersionRecord, baseUrl: string): Json {
+  return {
+    id: sv.id,
+    type: "state-versions",
+    attributes: {
+      "created-at": sv.createdAt,
+      serial: sv.serial,
+      lineage: sv.lineage,
+      md5: sv.md5,
+      status: sv.discarded ? "discarded" : sv.finalized ? "finalized" : "pending",
+      intermediate: sv.intermediate,
+      "resources-processed": sv.finalized,
+      "resource-count": sv.resourceCount,
+      "hosted-state-upload-url": sv.finalized ? null : `${baseUrl}/api/v2/state-versions/${sv.id}/upload`,
+    },
+    relationships: {
+      workspace: { data: { id: sv.workspaceId, type: "workspaces" } },
+      outputs: { data: sv.outputs.map((o) => ({ id: o.id, type: "state-version-outputs" })) },
+    },
+    links: { self: `/api/v2/state-versions/${sv.id}` },
+  };
+}
+
+export function drpResource(p: DrpRecord, target: { id: string; type: "workspaces" | "organizations" }): Json {
+  if (p.kind === "delete-older") {
+    return {
+      id: p.id,
+      type: "data-retention-policy-delete-olders",
+      attributes: { "delete-older-than-n-days": p.deleteOlderThanNDays },
+      relationships: { target: { data: target } },
+    };
+  }
+  return { id: p.id, type: "data-retention-policy-dont-deletes", attributes: {}, relationships: { target: { data: target } } };
+}
+
+export function registryModuleResource(m: RegistryModuleRecord, versions: ModuleVersionRecord[]): Json {
+  return {
+    id: m.id,
+    type: "registry-modules",
+    attributes: {
+      name: m.name,
+      namespace: m.organization,
+      provider: m.provider,
+      "registry-name": "private",
+      status: versions.length > 0 ? "setup_complete" : "pending",
+      "version-statuses": versions.map((v) => ({ version: v.version, status: "ok" })),
+      "created-at": m.createdAt,
+      "updated-at": m.updatedAt,
+    },
+    relationships: { organization: { data: { id: m.organization, type: "organizations" } } },
+    links: { self: `/api/v2/organizations/${m.organization}/registry-modules/private/${m.organization}/${m.name}/${m.provider}` },
+  };
+}
+
+export function moduleVersionResource(v: ModuleVersionRecord, m: RegistryModuleRecord): Json {
+  return {
+    id: v.id,
+    type: "registry-module-versions",
+    attributes: { version: v.version, status: "ok", source: "tfe-api", "created-at": v.createdAt, "updated-at": v.createdAt },
+    relationships: { "registry-module": { data: { id: m.id, type: "registry-modules" } } },
+  };
+}

@@ -1,0 +1,250 @@
+/**
+ * Records the store keeps. They are plain JSON so the whole state can be persisted as one file.
+ * Timestamps are ISO 8601 strings (UTC, milliseconds, `Z`).
+ */
+import type { TeamAccess, TokenKind } from "../types";
+
+export type ExecutionMode = "remote" | "local" | "agent";
+
+export type DrpRecord =
+  | { id: string; kind: "delete-older"; deleteOlderThanNDays: number }
+  | { id: string; kind: "dont-delete" };
+
+export interface OrganizationRecord {
+  /** The organization's name; the service uses it as the id. */
+  id: string;
+  email: string;
+  createdAt: string;
+  allowForceDeleteWorkspaces: boolean;
+  defaultExecutionMode: ExecutionMode;
+  defaultAgentPoolId: string | null;
+  defaultProjectId: string;
+  dataRetentionPolicy: DrpRecord | null;
+  moduleDeprecations: boolean;
+}
+
+export interface UserRecord {
+  id: string;
+  username: string;
+  email: string;
+  /** Organizations whose owners team the user is on. */
+  ownerOf: string[];
+  /** Team ids the user belongs to. */
+  teamIds: string[];
+}
+
+export interface TeamRecord {
+  id: string;
+  name: string;
+  organization: string;
+  access: TeamAccess;
+  /** Workspace ids or names the access is limited to; null = every workspace. */
+  workspaces: string[] | null;
+  /** Project ids or names the access is limited to; null = every project. */
+  projects: string[] | null;
+  manageModules: boolean;
+}
+
+export interface TokenRecord {
+  /** The bearer token itself. */
+  id: string;
+  kind: TokenKind;
+  organization: string;
+  userId: string | null;
+  teamId: string | null;
+  createdAt: string;
+}
+
+export interface TagBindingRecord {
+  id: string;
+  key: string;
+  value: string;
+  createdAt: string;
+}
+
+export interface ProjectRecord {
+  id: string;
+  organization: string;
+  name: string;
+  description: string | null;
+  createdAt: string;
+  tagBindings: TagBindingRecord[];
+}
+
+export interface FlatTagRecord {
+  id: string;
+  organization: string;
+  name: string;
+  createdAt: string;
+}
+
+export interface VcsRepoRecord {
+  identifier: string;
+  oauthTokenId: string | null;
+  githubAppInstallationId: string | null;
+  branch: string;
+  ingressSubmodules: boolean;
+  tagsRegex: string | null;
+  webhookId: string;
+}
+
+export interface LockRecord {
+  by: { type: "users" | "teams" | "runs"; id: string };
+  reason: string;
+  at: string;
+}
+
+export interface WorkspaceRecord {
+  id: string;
+  /** Creation sequence: the stable default order of lists. */
+  seq: number;
+  organization: string;
+  name: string;
+  projectId: string;
+  description: string | null;
+  executionMode: ExecutionMode;
+  agentPoolId: string | null;
+  allowDestroyPlan: boolean;
+  assessmentsEnabled: boolean;
+  autoApply: boolean;
+  autoApplyRunTrigger: boolean;
+  autoDestroyAt: string | null;
+  autoDestroyActivityDuration: string | null;
+  fileTriggersEnabled: boolean;
+  globalRemoteState: boolean;
+  queueAllRuns: boolean;
+  sourceName: string | null;
+  sourceUrl: string | null;
+  speculativeEnabled: boolean;
+  structuredRunOutputEnabled: boolean;
+  engineVersion: string;
+  triggerPatterns: string[];
+  triggerPrefixes: string[];
+  workingDirectory: string | null;
+  settingOverwrites: { executionMode: boolean; agentPool: boolean };
+  vcsRepo: VcsRepoRecord | null;
+  lock: LockRecord | null;
+  sshKeyId: string | null;
+  tagIds: string[];
+  tagBindings: TagBindingRecord[];
+  remoteStateConsumerIds: string[];
+  currentStateVersionId: string | null;
+  currentRunId: string | null;
+  dataRetentionPolicy: DrpRecord | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface SshKeyRecord {
+  id: string;
+  organization: string;
+  name: string;
+  createdAt: string;
+}
+
+export interface AgentPoolRecord {
+  id: string;
+  organization: string;
+  name: string;
+  organizationScoped: boolean;
+  allowedWorkspaceIds: string[];
+  createdAt: string;
+}
+
+export interface OAuthClientRecord {
+  id: string;
+  organization: string;
+  name: string;
+  serviceProvider: string;
+  httpUrl: string;
+  apiUrl: string;
+  createdAt: string;
+  oauthTokenId: string;
+}
+
+export interface OAuthTokenRecord {
+  id: string;
+  organization: string;
+  oauthClientId: string;
+  createdAt: string;
+}
+
+export interface RegistryModuleRecord {
+  id: string;
+  organization: string;
+  name: string;
+  provider: string;
+  description: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ModuleVersionRecord {
+  id: string;
+  moduleId: string;
+  version: string;
+  createdAt: string;
+  providers: Array<{ name: string; version: string }>;
+  deprecation: { id: string; reason: string; link: string } | null;
+}
+
+export interface StateOutputRecord {
+  id: string;
+  name: string;
+  sensitive: boolean;
+  type: string;
+  value: unknown;
+}
+
+export interface StateVersionRecord {
+  id: string;
+  workspaceId: string;
+  serial: number;
+  lineage: string | null;
+  md5: string | null;
+  createdAt: string;
+  /** Finalized = content uploaded and processed. */
+  finalized: boolean;
+  /** Intermediate versions become current only when the lock is released. */
+  intermediate: boolean;
+  /** Discarded intermediate versions never become current. */
+  discarded: boolean;
+  resourceCount: number;
+  outputs: StateOutputRecord[];
+}
+
+export interface RunRecord {
+  id: string;
+  workspaceId: string;
+  status: string;
+  message: string;
+  isDestroy: boolean;
+  createdAt: string;
+  statusChangedAt: string;
+}
+
+/** The whole persisted state. */
+export interface State {
+  schema: 1;
+  seq: number;
+  engineVersions: string[];
+  defaultGlobalRemoteState: boolean;
+  /** The default organization (returned by startEmulator) and its owner token. */
+  defaultOrganization: string;
+  defaultToken: string;
+  organizations: OrganizationRecord[];
+  users: UserRecord[];
+  teams: TeamRecord[];
+  tokens: TokenRecord[];
+  projects: ProjectRecord[];
+  workspaces: WorkspaceRecord[];
+  tags: FlatTagRecord[];
+  sshKeys: SshKeyRecord[];
+  agentPools: AgentPoolRecord[];
+  oauthClients: OAuthClientRecord[];
+  oauthTokens: OAuthTokenRecord[];
+  registryModules: RegistryModuleRecord[];
+  moduleVersions: ModuleVersionRecord[];
+  stateVersions: StateVersionRecord[];
+  runs: RunRecord[];
+}

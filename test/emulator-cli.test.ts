@@ -1,0 +1,89 @@
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { request } from "undici";
+import { parseArgs } from "../emulator/cli";
+
+const ROOT = path.resolve(__dirname, "..");
+
+describe("the wsbridge-emulator command line", () => {
+  it("parses every flag into emulator options", () => {
+    expect(
+      parseArgs([
+        "--port", "4010", "--host", "0.0.0.0", "--edition", "self-managed", "--fixtures", "f.json", "--state-file=s.json",
+        "--version-attribute", "terraform-version", "--latency-ms", "5", "--rate-limit", "10", "--error-rate", "0.1", "--drop-rate", "0.2", "--seed", "7",
+      ]),
+    ).toEqual({
+      port: 4010,
+      host: "0.0.0.0",
+      edition: "self-managed",
+      fixtures: "f.json",
+      stateFile: "s.json",
+      versionAttribute: "terraform-version",
+      faults: { latencyMs: 5, rateLimit: { limit: 10 }, serverErrorRate: 0.1, dropRate: 0.2, seed: 7 },
+    });
+  });
+
+  it("refuses unknown flags and bad values", () => {
+    expect(() => parseArgs(["--nope"])).toThrow("unknown option --nope");
+    expect(() => parseArgs(["--edition", "cloud"])).toThrow("--edition must be hosted or self-managed");
+    expect(() => parseArgs(["--port"])).toThrow("--port needs a number");
+  });
+
+  describe("as a process", () => {
+    let outDir: string;
+    let child: ChildProcess | undefined;
+    beforeAll(() => {
+      outDir = fs.mkdtempSync(path.join(os.tmpdir(), "wsbridge-cli-"));
+      try {
+        execFileSync(process.execPath, [path.join(ROOT, "node_modules/typescript/bin/tsc"), "-p", path.join(ROOT, "tsconfig.json"), "--outDir", outDir], {
+          cwd: ROOT,
+          stdio: "pipe",
+        });
+      } catch {
+        // Type errors elsewhere in the tree still emit JavaScript; the test below checks the file exists.
+      }
+    });
+    afterAll(() => {
+      if (child && child.exitCode === null) child.kill("SIGKILL");
+      fs.rmSync(outDir, { recursive: true, force: true });
+    });
+
+    it("prints the three variables first, serves the API, and exits 0 on SIGTERM", async () => {
+      const cli = path.join(outDir, "emulator", "cli.js");
+      expect(fs.readFileSync(cli, "utf8").startsWith("#!/usr/bin/env node")).toBe(true);
+      child = spawn(process.execPath, [cli, "--port", "0", "--edition", "self-managed"], {
+        env: { ...process.env, NODE_PATH: path.join(ROOT, "node_modules") },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      const proc = child;
+      const lines = await new Promise<string[]>((resolve, reject) => {
+        let buf = "";
+        proc.stdout?.on("data", (d: Buffer) => {
+          buf += d.toString();
+          const ls = buf.split("\n");
+          if (ls.length > 3) resolve(ls.slice(0, 3));
+        });
+        proc.on("exit", (code) => reject(new Error(`exited early with ${code}`)));
+      });
+      expect(lines[0]).toMatch(/^WSBRIDGE_EMULATOR_URL=http:\/\/127\.0\.0\.1:\d+$/);
+      expect(lines[1]).toMatch(/^WSBRIDGE_EMULATOR_TOKEN=\S+$/);
+      expect(lines[2]).toBe("WSBRIDGE_EMULATOR_ORGANIZATION=example-org");
+      const url = (lines[0] ?? "").split("=")[1];
+      const token = (lines[1] ?? "").slice("WSBRIDGE_EMULATOR_TOKEN=".length);
+      const ping = await request(`${url}/api/v2/ping`);
+      await ping.body.text();
+      expect(ping.statusCode).toBe(204);
+      expect(ping.headers["x-tfe-version"]).toBe("v202510-1");
+      const list = await request(`${url}/api/v2/organizations/example-org/workspaces`, { headers: { authorization: `Bearer ${token}` } });
+      await list.body.text();
+      expect(list.statusCode).toBe(200);
+      const code = await new Promise<number | null>((resolve) => {
+        proc.on("exit", (c) => resolve(c));
+        proc.kill("SIGTERM");
+      });
+      expect(code).toBe(0);
+    });
+  });
+});
