@@ -1,0 +1,180 @@
+#!/usr/bin/env node
+/**
+ * Client overhead benchmark: WsbridgeClient.readWorkspace against raw undici Pool.request (+ JSON parse)
+ * on the same emulator endpoint, on loopback. 1,000 sequential GETs and 1,000 GETs with concurrency 16,
+ * each measured in alternating rounds (median round reported) after a warm-up.
+ *
+ *   npx tsc -p tsconfig.json && node bench/client.js [--requests 1000] [--concurrency 16] [--rounds 7] [--in-process]
+ *
+ * The emulator runs in a child process (a server is never inside the client's process), so the CPU time
+ * of this process is the client side only: besides wall time, the table reports client CPU per call.
+ *
+ * The client's own rate limiter is turned off here: the emulator advertises 30 req/s and the limiter
+ * would (correctly) pace 1,000 requests over ~50 s, which measures the limiter, not the client.
+ */
+"use strict";
+const path = require("node:path");
+const { Pool } = require("undici");
+
+const dist = path.join(__dirname, "..", "dist");
+const api = require(path.join(dist, "provider", "runtime", "api", "index.js"));
+const { spawn } = require("node:child_process");
+
+function arg(name, fallback) {
+  const i = process.argv.indexOf(`--${name}`);
+  const n = i >= 0 ? Number(process.argv[i + 1]) : fallback;
+  if (!Number.isInteger(n) || n < 1 || n > 100_000) throw new Error(`--${name} must be an integer 1..100000`);
+  return n;
+}
+
+const REQUESTS = arg("requests", 1000);
+const CONCURRENCY = arg("concurrency", 16);
+const ROUNDS = arg("rounds", 7);
+const IN_PROCESS = process.argv.includes("--in-process");
+const WARMUP = 200;
+
+/** Starts the emulator in a child process (or in this one with --in-process). */
+async function emulator() {
+  const entry = path.join(dist, "emulator", "index.js");
+  if (IN_PROCESS) {
+    const emu = await require(entry).startEmulator({ port: 0, quiet: true });
+    return { url: emu.url, token: emu.token, organization: emu.organization, close: () => emu.close() };
+  }
+  const code = `require(${JSON.stringify(entry)}).startEmulator({ port: 0, quiet: true }).then((e) =>
+    process.stdout.write(JSON.stringify({ url: e.url, token: e.token, organization: e.organization }) + "\\n"));`;
+  const child = spawn(process.execPath, ["-e", code], { stdio: ["ignore", "pipe", "inherit"] });
+  const info = await new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+      const nl = out.indexOf("\n");
+      if (nl >= 0) resolve(JSON.parse(out.slice(0, nl)));
+    });
+    child.on("exit", (c) => reject(new Error(`emulator exited with ${c}`)));
+  });
+  return { ...info, close: async () => { child.kill(); } };
+}
+
+/** Runs `total` calls of `fn` with at most `concurrency` in flight; returns per-call latencies (ns). */
+async function run(fn, total, concurrency) {
+  const latencies = new Array(total);
+  let next = 0;
+  async function worker() {
+    for (;;) {
+      const i = next++;
+      if (i >= total) return;
+      const t0 = process.hrtime.bigint();
+      await fn();
+      latencies[i] = Number(process.hrtime.bigint() - t0);
+    }
+  }
+  const cpu0 = process.cpuUsage();
+  const t0 = process.hrtime.bigint();
+  await Promise.all(Array.from({ length: Math.min(concurrency, total) }, worker));
+  const wallNs = Number(process.hrtime.bigint() - t0);
+  const cpu = process.cpuUsage(cpu0);
+  return { wallNs, cpuUs: cpu.user + cpu.system, latencies };
+}
+
+function quantile(sorted, q) {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+}
+
+function summarize(rounds) {
+  // The median round by wall time is reported, so one noisy round (GC, scheduler) does not decide.
+  const byWall = [...rounds].sort((a, b) => a.wallNs - b.wallNs);
+  const r = byWall[Math.floor(byWall.length / 2)];
+  const sorted = [...r.latencies].sort((a, b) => a - b);
+  return {
+    wallMs: r.wallNs / 1e6,
+    perCallUs: r.wallNs / r.latencies.length / 1e3,
+    rps: r.latencies.length / (r.wallNs / 1e9),
+    p50Us: quantile(sorted, 0.5) / 1e3,
+    p99Us: quantile(sorted, 0.99) / 1e3,
+    // CPU is summed over rounds: a median of small CPU deltas would be too coarse.
+    cpuPerCallUs: rounds.reduce((a, x) => a + x.cpuUs, 0) / rounds.reduce((a, x) => a + x.latencies.length, 0),
+  };
+}
+
+async function main() {
+  const emu = await emulator();
+  const origin = new URL(emu.url).origin;
+  const client = new api.WsbridgeClient({ address: emu.url, token: emu.token, rateLimit: { enabled: false } });
+  const ws = await client.createWorkspace(emu.organization, { name: `bench-${Date.now()}` });
+  const wsPath = `${new URL(emu.url).pathname.replace(/\/$/, "")}/api/v2/workspaces/${ws.id}`;
+
+  const raw = new Pool(origin, { connections: 32, keepAliveTimeout: 10_000 });
+  const headers = {
+    authorization: `Bearer ${emu.token}`,
+    accept: "application/vnd.api+json",
+    "content-type": "application/vnd.api+json",
+    "user-agent": "bench-raw",
+  };
+  const rawGet = async () => {
+    const res = await raw.request({ method: "GET", path: wsPath, headers, headersTimeout: 30_000, bodyTimeout: 30_000 });
+    const body = await res.body.json();
+    if (res.statusCode !== 200 || body.data.id !== ws.id) throw new Error(`raw GET answered ${res.statusCode}`);
+  };
+  const clientGet = async () => {
+    const w = await client.readWorkspace(ws.id);
+    if (w.id !== ws.id) throw new Error("client GET returned another workspace");
+  };
+
+  const scenarios = [
+    { name: "sequential", concurrency: 1 },
+    { name: `concurrency ${CONCURRENCY}`, concurrency: CONCURRENCY },
+  ];
+  const rows = [];
+  for (const s of scenarios) {
+    await run(rawGet, WARMUP, s.concurrency);
+    await run(clientGet, WARMUP, s.concurrency);
+    const rawRounds = [];
+    const clientRounds = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      // Alternate the order so neither side always runs on a warmer process.
+      if (i % 2 === 0) {
+        rawRounds.push(await run(rawGet, REQUESTS, s.concurrency));
+        clientRounds.push(await run(clientGet, REQUESTS, s.concurrency));
+      } else {
+        clientRounds.push(await run(clientGet, REQUESTS, s.concurrency));
+        rawRounds.push(await run(rawGet, REQUESTS, s.concurrency));
+      }
+    }
+    const r = summarize(rawRounds);
+    const c = summarize(clientRounds);
+    rows.push({ scenario: s.name, impl: "raw undici", ...r, overhead: "", cpuOverhead: "" });
+    rows.push({
+      scenario: s.name, impl: "WsbridgeClient", ...c,
+      overhead: `${(((c.wallMs - r.wallMs) / r.wallMs) * 100).toFixed(1)}%`,
+      cpuOverhead: `+${(c.cpuPerCallUs - r.cpuPerCallUs).toFixed(1)} µs`,
+    });
+  }
+
+  await raw.close();
+  await api.closeAllPools();
+  await emu.close();
+
+  const header = [
+    "scenario", "implementation", "requests", "total ms", "req/s", "µs/call", "p50 µs", "p99 µs", "client CPU µs/call",
+    "wall overhead", "CPU overhead",
+  ];
+  const table = rows.map((x) => [
+    x.scenario, x.impl, String(REQUESTS), x.wallMs.toFixed(1), x.rps.toFixed(0), x.perCallUs.toFixed(1),
+    x.p50Us.toFixed(1), x.p99Us.toFixed(1), x.cpuPerCallUs.toFixed(1), x.overhead, x.cpuOverhead,
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => r[i].length)));
+  const line = (cells) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(" | ")} |`;
+  console.log(
+    `GET /api/v2/workspaces/:id on ${origin} (loopback, emulator ${IN_PROCESS ? "in this process" : "in a child process"}), ` +
+      `median of ${ROUNDS} rounds, node ${process.version}`,
+  );
+  console.log(line(header));
+  console.log(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`);
+  for (const r of table) console.log(line(r));
+  console.log("(client CPU = this process's user+system time per call, averaged over all rounds; target: overhead under 10%)");
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,26 @@
+/**
+ * The typed client of the Workspace Management and Module Deprecation API.
+ * See client.ts for the operations, errors.ts for what can go wrong.
+ */
+export { WsbridgeClient } from "./client";
+export type { ClientSettings, Edition } from "./requester";
+export type { PingInfo } from "./operations/ping";
+export type { WorkspaceReadOptions } from "./operations/workspaces";
+export { DEFAULT_RETRY_OPTIONS, type RetryOptions } from "./retry";
+export type { RateLimitOptions } from "./rate-limiter";
+export { DEFAULT_TIMEOUT_MS, closeAllPools } from "./transport";
+export { collect } from "./paginate";
+export * from "./errors";
+
+export type {
+  ExecutionMode, LockHolder, TagBindingInput, VcsRepo, VcsRepoOptions, Workspace, WorkspaceCreateOptions,
+  WorkspaceListOptions, WorkspacePermissions, WorkspaceUpdateOptions, WorkspaceWritableOptions,
+} from "./documents/workspaces";
+export type { IncludedResource } from "./documents/common";
+export type { Tag, TagRef } from "./documents/tags";
+export type { EffectiveTagBinding, TagBinding } from "./documents/tag-bindings";
+export type { DataRetentionPolicy, DataRetentionPolicyInput, DataRetentionPolicyKind } from "./documents/data-retention";
+export type { DeprecationInput, ModuleVersionDeprecation, ModuleVersionRef } from "./documents/module-versions";
+export type {
+  Deprecation, RegistryModuleRef, RegistryModuleVersion, RegistryModuleVersionRef, RegistryModuleVersionSummary,
+} from "./documents/registry";

@@ -1,0 +1,108 @@
+/**
+ * A. Workspace CRUD (A1–A10). Each function: validate, build the path, request, map the result.
+ */
+import {
+  listQuery, toWorkspace, validateCreateOptions, validateUpdateOptions, workspaceBody, workspaceDocument,
+  workspaceListDocument, type Workspace, type WorkspaceCreateOptions, type WorkspaceListOptions, type WorkspaceUpdateOptions,
+} from "../documents/workspaces";
+import { nextPageOf, pageSize, paginate } from "../paginate";
+import { seg, type Requester } from "../requester";
+import { requireId } from "./common";
+
+/** Options of the reads (A3, A4). */
+export interface WorkspaceReadOptions {
+  /** Optional: related resources to embed (`include`), returned in `Workspace.included`. */
+  include?: string[];
+}
+
+const byId = (workspaceId: string) => `/api/v2/workspaces/${seg(workspaceId)}`;
+const byName = (organization: string, name: string) =>
+  `/api/v2/organizations/${seg(organization)}/workspaces/${seg(name)}`;
+const includeQuery = (o: WorkspaceReadOptions | undefined) => ({ include: o?.include?.join(",") });
+
+/** A1. Never repeated once sent: a lost connection throws OutcomeUnknownError (read by name to resolve). */
+export async function createWorkspace(core: Requester, organization: string, options: WorkspaceCreateOptions): Promise<Workspace> {
+  requireId("createWorkspace", "organization", organization);
+  validateCreateOptions(options);
+  const res = await core.request({
+    method: "POST", path: `/api/v2/organizations/${seg(organization)}/workspaces`, body: workspaceBody(options),
+  });
+  const doc = core.parse(workspaceDocument, res);
+  return toWorkspace(doc.data, doc.included);
+}
+
+/** A2. Reads every page. */
+export function listWorkspaces(core: Requester, organization: string, options?: WorkspaceListOptions): AsyncGenerator<Workspace, void, undefined> {
+  requireId("listWorkspaces", "organization", organization);
+  const size = pageSize(options?.pageSize);
+  const query = listQuery(options);
+  return paginate(async (page) => {
+    const res = await core.request({
+      method: "GET", path: `/api/v2/organizations/${seg(organization)}/workspaces`,
+      query: { ...query, "page[number]": page, "page[size]": size },
+    });
+    const doc = core.parse(workspaceListDocument, res);
+    return { items: doc.data.map((w) => toWorkspace(w)), nextPage: nextPageOf(doc) };
+  });
+}
+
+/** A3. */
+export async function readWorkspaceByName(core: Requester, organization: string, name: string, options?: WorkspaceReadOptions): Promise<Workspace> {
+  requireId("readWorkspaceByName", "organization", organization);
+  requireId("readWorkspaceByName", "name", name);
+  const res = await core.request({ method: "GET", path: byName(organization, name), query: includeQuery(options) });
+  const doc = core.parse(workspaceDocument, res);
+  return toWorkspace(doc.data, doc.included);
+}
+
+/** A4. */
+export async function readWorkspace(core: Requester, workspaceId: string, options?: WorkspaceReadOptions): Promise<Workspace> {
+  requireId("readWorkspace", "workspaceId", workspaceId);
+  const res = await core.request({ method: "GET", path: byId(workspaceId), query: includeQuery(options) });
+  const doc = core.parse(workspaceDocument, res);
+  return toWorkspace(doc.data, doc.included);
+}
+
+/** A5. Setting values is idempotent, so a lost connection or 5xx is retried. */
+export async function updateWorkspace(core: Requester, workspaceId: string, options: WorkspaceUpdateOptions): Promise<Workspace> {
+  requireId("updateWorkspace", "workspaceId", workspaceId);
+  validateUpdateOptions("updateWorkspace", options);
+  const res = await core.request({ method: "PATCH", path: byId(workspaceId), body: workspaceBody(options), idempotent: true });
+  return toWorkspace(core.parse(workspaceDocument, res).data);
+}
+
+/** A6. Idempotent unless it renames: after a rename the old name no longer resolves. */
+export async function updateWorkspaceByName(core: Requester, organization: string, name: string, options: WorkspaceUpdateOptions): Promise<Workspace> {
+  requireId("updateWorkspaceByName", "organization", organization);
+  requireId("updateWorkspaceByName", "name", name);
+  validateUpdateOptions("updateWorkspaceByName", options);
+  const renames = options.name !== undefined && options.name !== name;
+  const res = await core.request({ method: "PATCH", path: byName(organization, name), body: workspaceBody(options), idempotent: !renames });
+  return toWorkspace(core.parse(workspaceDocument, res).data);
+}
+
+/** A7. 409 (ConflictError reason "not-safe-to-delete") while the workspace manages resources. */
+export async function safeDeleteWorkspace(core: Requester, workspaceId: string): Promise<void> {
+  requireId("safeDeleteWorkspace", "workspaceId", workspaceId);
+  await core.request({ method: "POST", path: `${byId(workspaceId)}/actions/safe-delete` });
+}
+
+/** A8. */
+export async function safeDeleteWorkspaceByName(core: Requester, organization: string, name: string): Promise<void> {
+  requireId("safeDeleteWorkspaceByName", "organization", organization);
+  requireId("safeDeleteWorkspaceByName", "name", name);
+  await core.request({ method: "POST", path: `${byName(organization, name)}/actions/safe-delete` });
+}
+
+/** A9. A repeat after a lost connection may answer 404: callers treat 404 on delete as done. */
+export async function forceDeleteWorkspace(core: Requester, workspaceId: string): Promise<void> {
+  requireId("forceDeleteWorkspace", "workspaceId", workspaceId);
+  await core.request({ method: "DELETE", path: byId(workspaceId) });
+}
+
+/** A10. */
+export async function forceDeleteWorkspaceByName(core: Requester, organization: string, name: string): Promise<void> {
+  requireId("forceDeleteWorkspaceByName", "organization", organization);
+  requireId("forceDeleteWorkspaceByName", "name", name);
+  await core.request({ method: "DELETE", path: byName(organization, name) });
+}

@@ -1,0 +1,237 @@
+/**
+ * One API call from start to end: token check, client-side rate limit, transport, retry policy, error
+ * mapping and response parsing. Operations (operations/*.ts) only describe requests and map results.
+ */
+import type { z } from "zod";
+import { issuePath } from "./documents/common";
+import {
+  InvalidConfigError, MissingTokenError, OutcomeUnknownError, ResponseShapeError, TransportError, errorForResponse, parseErrorDocument,
+  registerSecret, type RequestContext,
+} from "./errors";
+import { observeLimit, reserve, type RateLimitOptions } from "./rate-limiter";
+import { decideRetry, resolveRetryOptions, retryAfterFromHeaders, sleep, type RequestTraits, type RetryOptions } from "./retry";
+import {
+  DEFAULT_TIMEOUT_MS, classifyTransportError, defaultUserAgent, headerValue, send, type HttpMethod, type TransportResponse,
+} from "./transport";
+
+export type Edition = "hosted" | "self-managed";
+
+/** How to reach the API. Holding the token here is fine: this object lives only in process memory and
+ * is never serialized or logged. */
+export interface ClientSettings {
+  /** Base address, e.g. `https://app.terraform.io` (the API lives under `/api/v2`). */
+  address: string;
+  /** API token; when missing, the first request throws MissingTokenError. */
+  token?: string;
+  /** Skips edition detection when set. */
+  edition?: Edition;
+  /** Per attempt: time allowed for the response headers, and again for the body. Default 30 000 ms. */
+  timeoutMs?: number;
+  /** Retry budgets; see DEFAULT_RETRY_OPTIONS. */
+  retry?: Partial<RetryOptions>;
+  /** Default `pulumi-wsbridge/<version> (node <version>)`. */
+  userAgent?: string;
+  /** Client-side rate limit derived from `X-RateLimit-Limit`; on by default. */
+  rateLimit?: RateLimitOptions;
+}
+
+/** Describes one request; the path is already escaped. */
+export interface RequestSpec {
+  method: HttpMethod;
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+  /** Default: true for GET and DELETE, false for POST and PATCH. */
+  idempotent?: boolean;
+  /** Unlock only: retry 503 for `retry.unlockRetryPeriodMs`. */
+  retryUnavailable?: boolean;
+  /** Registry endpoints speak plain JSON. */
+  plainJson?: boolean;
+  /** Works without a token (ping): sent without Authorization when none is configured. */
+  tokenOptional?: boolean;
+}
+
+/** A 2xx answer, body parsed as JSON (undefined when empty). */
+export interface ApiResponse {
+  status: number;
+  body: unknown;
+  context: RequestContext & { status: number; requestId?: string };
+  headers: TransportResponse["headers"];
+}
+
+const IDEMPOTENT_METHODS: Record<HttpMethod, boolean> = { GET: true, DELETE: true, POST: false, PATCH: false };
+const JSON_API = "application/vnd.api+json";
+
+/** Builds `path?query` with `[`/`]` percent-encoded, skipping undefined values. */
+export function withQuery(path: string, query: RequestSpec["query"]): string {
+  if (!query) return path;
+  let params: URLSearchParams | undefined;
+  for (const key in query) {
+    const value = query[key];
+    if (value !== undefined) (params ??= new URLSearchParams()).append(key, String(value));
+  }
+  return params === undefined ? path : `${path}?${params.toString()}`;
+}
+
+/** Normalizes an address to `scheme://host[:port]` plus an optional base path, without a trailing slash;
+ * returns a reason instead of throwing so that a bad address, like a missing token, fails at the first call. */
+function parseAddress(address: string): { origin: string; basePath: string } | { problem: string } {
+  let url: URL;
+  try {
+    url = new URL(address);
+  } catch {
+    return { problem: `must be an absolute http(s) URL such as https://app.terraform.io, got "${address}"` };
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") return { problem: `must use http or https, got "${url.protocol}"` };
+  return { origin: url.origin, basePath: url.pathname.replace(/\/+$/, "") };
+}
+
+/** Tokens live outside the object so that logging, inspecting or JSON-serializing a client can never
+ * print one. */
+const tokens = new WeakMap<Requester, string>();
+/** Request headers per client and media type, built once (undici never mutates them); kept with the
+ * tokens for the same reason. */
+const headerCaches = new WeakMap<Requester, Map<string, Record<string, string>>>();
+
+export class Requester {
+  readonly address: string;
+  readonly origin: string;
+  private readonly basePath: string;
+  private readonly timeoutMs: number;
+  readonly retry: RetryOptions;
+  private readonly rateLimit: RateLimitOptions | undefined;
+  private readonly userAgent: string;
+
+  private readonly addressProblem: string | undefined;
+
+  constructor(settings: ClientSettings) {
+    const parsed = parseAddress(settings.address);
+    if ("problem" in parsed) {
+      this.origin = "";
+      this.basePath = "";
+      this.address = settings.address;
+      this.addressProblem = parsed.problem;
+    } else {
+      this.origin = parsed.origin;
+      this.basePath = parsed.basePath;
+      this.address = parsed.origin + parsed.basePath;
+    }
+    if (settings.token !== undefined && settings.token !== "") {
+      tokens.set(this, settings.token);
+      registerSecret(settings.token);
+    }
+    this.timeoutMs = settings.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.retry = resolveRetryOptions(settings.retry);
+    this.rateLimit = settings.rateLimit;
+    this.userAgent = settings.userAgent ?? defaultUserAgent();
+  }
+
+  /** Sends the request with retries; resolves with a 2xx answer or throws an ApiError subclass. */
+  async request(spec: RequestSpec): Promise<ApiResponse> {
+    if (this.addressProblem !== undefined) throw new InvalidConfigError("address", this.addressProblem);
+    const token = tokens.get(this);
+    if (token === undefined && !spec.tokenOptional) throw new MissingTokenError(this.address);
+    const path = this.basePath + withQuery(spec.path, spec.query);
+    const ctx: RequestContext = { method: spec.method, path };
+    const headers = this.headersFor(spec.plainJson === true, token);
+    const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+    const traits: RequestTraits = { idempotent: spec.idempotent ?? IDEMPOTENT_METHODS[spec.method] };
+    if (spec.retryUnavailable) traits.retry503ForMs = this.retry.unlockRetryPeriodMs;
+
+    const started = Date.now();
+    let failures = 0;
+    let rateLimitRetries = 0;
+    for (;;) {
+      const wait = reserve(this.origin, this.rateLimit);
+      if (wait > 0) await sleep(wait);
+
+      let res: TransportResponse;
+      try {
+        res = await send({ origin: this.origin, method: spec.method, path, headers, timeoutMs: this.timeoutMs, ...(body === undefined ? {} : { body }) });
+      } catch (err) {
+        failures++;
+        const failure = classifyTransportError(err);
+        const state = { attempts: failures, rateLimitRetries, elapsedMs: Date.now() - started };
+        const decision = decideRetry({ kind: "transport", sent: failure.sent }, state, traits, this.retry);
+        if (decision.retry) { await sleep(decision.delayMs); continue; }
+        if (decision.reason === "not-idempotent") throw new OutcomeUnknownError(ctx, failure.code, failure.reason, err);
+        throw new TransportError(ctx, failure.code, failure.reason, failure.sent, failures + rateLimitRetries, err);
+      }
+
+      observeLimit(this.origin, headerValue(res.headers, "x-ratelimit-limit"), this.rateLimit);
+      const requestId = headerValue(res.headers, "x-request-id");
+      if (res.status >= 200 && res.status < 300) return this.success(ctx, res, requestId);
+
+      const retryAfterMs = res.status === 429 || res.status === 503
+        ? retryAfterFromHeaders((name) => headerValue(res.headers, name))
+        : undefined;
+      if (res.status !== 429) failures++;
+      const state = { attempts: failures, rateLimitRetries, elapsedMs: Date.now() - started };
+      const decision = decideRetry({ kind: "response", status: res.status, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) }, state, traits, this.retry);
+      if (decision.retry) {
+        if (res.status === 429) rateLimitRetries++;
+        await sleep(decision.delayMs);
+        continue;
+      }
+      throw errorForResponse(ctx, res.status, parseErrorDocument(safeJson(res.body)), requestId, {
+        attempts: failures + rateLimitRetries + (res.status === 429 ? 1 : 0),
+        ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+      });
+    }
+  }
+
+  /** The request headers; built once per media type and reused (undici never mutates them). */
+  private headersFor(plainJson: boolean, token: string | undefined): Record<string, string> {
+    const key = `${plainJson}:${token !== undefined}`;
+    let cache = headerCaches.get(this);
+    if (!cache) headerCaches.set(this, (cache = new Map()));
+    let headers = cache.get(key);
+    if (!headers) {
+      const mediaType = plainJson ? "application/json" : JSON_API;
+      headers = { accept: mediaType, "content-type": mediaType, "user-agent": this.userAgent };
+      if (token !== undefined) headers["authorization"] = `Bearer ${token}`;
+      cache.set(key, headers);
+    }
+    return headers;
+  }
+
+  /** Whether a token was given (the value itself is never exposed). */
+  get hasToken(): boolean {
+    return tokens.has(this);
+  }
+
+  /** Validates a 2xx body against a document schema; a mismatch names the field and the endpoint. */
+  parse<S extends z.ZodType>(schema: S, res: ApiResponse): z.output<S> {
+    const result = schema.safeParse(res.body);
+    if (result.success) return result.data;
+    throw new ResponseShapeError(res.context, result.error.issues.map((i) => ({ path: issuePath(i.path), message: i.message })));
+  }
+
+  private success(ctx: RequestContext, res: TransportResponse, requestId: string | undefined): ApiResponse {
+    const context = { ...ctx, status: res.status, ...(requestId === undefined ? {} : { requestId }) };
+    let body: unknown;
+    if (res.body.length > 0) {
+      try {
+        body = JSON.parse(res.body);
+      } catch {
+        if (res.body.trim() !== "") {
+          throw new ResponseShapeError(context, [{ path: "", message: `the body is not JSON (status ${res.status})` }]);
+        }
+      }
+    }
+    return { status: res.status, body, context, headers: res.headers };
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return text.trim() === "" ? undefined : JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Escapes one path segment (ids, names, versions). */
+export function seg(value: string): string {
+  return encodeURIComponent(value);
+}

@@ -1,0 +1,136 @@
+/**
+ * HTTP transport: one undici Pool per origin, kept at module scope so every client of the process (the
+ * dynamic-provider host serves all resources of a deployment in one process) reuses the same
+ * keep-alive connections. Knows nothing about JSON:API, retries or errors beyond classifying a failure.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { Pool } from "undici";
+
+export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
+
+/** Pool tunables, milliseconds. */
+const POOL_DEFAULTS = {
+  connections: 32, //             per origin; well above what the 30 req/s service limit lets through
+  keepAliveTimeout: 10_000, //    10 s idle before a socket is closed (server hint wins if shorter)
+  keepAliveMaxTimeout: 60_000, // 60 s ceiling on a server's keep-alive hint
+  connectTimeout: 10_000, //      10 s to establish TCP/TLS
+} as const;
+
+/** Default time for the response headers, and again for the body, of one attempt: 30 s. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+const pools = new Map<string, Pool>();
+
+/** The process-wide pool for an origin (`https://host:port`). */
+export function poolFor(origin: string): Pool {
+  let pool = pools.get(origin);
+  if (!pool) {
+    pool = new Pool(origin, { ...POOL_DEFAULTS });
+    pools.set(origin, pool);
+  }
+  return pool;
+}
+
+/** Closes every pool (tests and the benchmark; a provider process just exits — idle sockets are unref'd). */
+export async function closeAllPools(): Promise<void> {
+  const all = [...pools.values()];
+  pools.clear();
+  await Promise.all(all.map((p) => p.close().catch(() => undefined)));
+}
+
+export interface TransportRequest {
+  origin: string;
+  method: HttpMethod;
+  /** Path and query. */
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+  timeoutMs: number;
+}
+
+export interface TransportResponse {
+  status: number;
+  /** Lower-case header names, as undici delivers them. */
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** Sends one request and reads the whole (small JSON) body. Throws the undici/Node error as is. */
+export async function send(req: TransportRequest): Promise<TransportResponse> {
+  const res = await poolFor(req.origin).request({
+    method: req.method,
+    path: req.path,
+    headers: req.headers,
+    body: req.body ?? null,
+    headersTimeout: req.timeoutMs,
+    bodyTimeout: req.timeoutMs,
+  });
+  const body = await res.body.text();
+  return { status: res.statusCode, headers: res.headers, body };
+}
+
+/** Reads one header as a single string (the first value if repeated). */
+export function headerValue(headers: TransportResponse["headers"], name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Node/undici codes that mean the request certainly never reached the server. */
+const NOT_SENT_CODES = new Set([
+  "ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "UND_ERR_CONNECT_TIMEOUT",
+]);
+
+export interface TransportFailure {
+  code: string | undefined;
+  /** False only when the request cannot have reached the server. */
+  sent: boolean;
+  reason: string;
+}
+
+/** Turns a thrown network error into words and a "was it sent" verdict. */
+export function classifyTransportError(err: unknown): TransportFailure {
+  const e = err as { code?: unknown; message?: unknown; cause?: { code?: unknown } };
+  const code = typeof e?.code === "string" ? e.code : typeof e?.cause?.code === "string" ? e.cause.code : undefined;
+  const reasons: Record<string, string> = {
+    ECONNREFUSED: "connection refused",
+    ENOTFOUND: "host not found",
+    EAI_AGAIN: "host name lookup failed",
+    UND_ERR_CONNECT_TIMEOUT: "timed out connecting",
+    UND_ERR_HEADERS_TIMEOUT: "timed out waiting for the response",
+    UND_ERR_BODY_TIMEOUT: "timed out reading the response",
+    ECONNRESET: "connection reset",
+    UND_ERR_SOCKET: "connection closed by the server",
+    EPIPE: "connection closed while sending",
+  };
+  const reason = (code && reasons[code]) ?? (typeof e?.message === "string" ? e.message : "network error");
+  return { code, sent: !(code !== undefined && NOT_SENT_CODES.has(code)), reason };
+}
+
+let cachedVersion: string | undefined;
+
+/** This package's version, found by walking up to its package.json (works from source and from dist). */
+export function packageVersion(): string {
+  if (cachedVersion !== undefined) return cachedVersion;
+  cachedVersion = "0.0.0";
+  let dir = __dirname;
+  for (let i = 0; i < 6; i++) {
+    try {
+      const parsed: unknown = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8"));
+      const pkg = parsed as { name?: unknown; version?: unknown };
+      if (pkg.name === "pulumi-wsbridge" && typeof pkg.version === "string") {
+        cachedVersion = pkg.version;
+        break;
+      }
+    } catch {
+      // no package.json at this level; keep walking up
+    }
+    dir = path.dirname(dir);
+  }
+  return cachedVersion;
+}
+
+/** `pulumi-wsbridge/0.1.0 (node v20.20.2)` */
+export function defaultUserAgent(): string {
+  return `pulumi-wsbridge/${packageVersion()} (node ${process.version})`;
+}
