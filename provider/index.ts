@@ -1,0 +1,5 @@
+// pulumi-wsbridge: Pulumi dynamic resources for the Workspace Management and Module Deprecation API.
+// Loading this module loads only the resource classes; the runtime (HTTP client, validation) is
+// loaded by the provider process when Pulumi calls it.
+export { Workspace, type WorkspaceArgs } from "./resources/workspace";
+export type { WorkspaceInputs } from "./schemas/workspace";

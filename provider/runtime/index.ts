@@ -1,0 +1,28 @@
+// STABLE CONTRACT. Serialized providers in users' state files call these names
+// (`require("pulumi-wsbridge/runtime").<kind>.<method>(...)`) long after they were written, so
+// exports may be added but never renamed or removed, and their signatures only widened.
+import * as config from "./config";
+import * as workspaceKind from "./kinds/workspace";
+
+/** The part of Pulumi's dynamic `ConfigureRequest` the runtime reads. */
+export interface ConfigureRequest {
+  readonly config?: config.ConfigSource;
+}
+
+/**
+ * Records the stack config (`wsbridge:address`, `wsbridge:token`, `wsbridge:organization`,
+ * `wsbridge:edition`). Never throws for a missing value: previews without credentials still run
+ * check and diff; the first API call reports what is missing.
+ */
+export async function configure(req: ConfigureRequest | undefined): Promise<void> {
+  config.configure(req?.config);
+}
+
+export const workspace = {
+  check: workspaceKind.check,
+  diff: workspaceKind.diff,
+  create: workspaceKind.create,
+  read: workspaceKind.read,
+  update: workspaceKind.update,
+  delete: workspaceKind.remove,
+};

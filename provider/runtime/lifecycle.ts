@@ -1,0 +1,86 @@
+// Helpers every resource kind's check/diff share: Pulumi's preview sentinel, the `__provider` key,
+// and turning zod issues into CheckFailures that name the property and the rule.
+import type { z } from "zod";
+
+/**
+ * During preview, Pulumi passes this string in place of any value not known yet, whatever the
+ * property's type (`pulumi.runtime.unknownValue`; copied so the runtime need not load the SDK).
+ */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+export type Props = Record<string, unknown>;
+
+export interface CheckFailure {
+  readonly property: string;
+  readonly reason: string;
+}
+
+export interface CheckOutcome<T> {
+  readonly inputs: T;
+  readonly failures: CheckFailure[];
+}
+
+export interface DiffOutcome {
+  readonly changes: boolean;
+  readonly replaces: string[];
+  readonly deleteBeforeReplace: boolean;
+}
+
+export function isUnknown(value: unknown): boolean {
+  if (value === UNKNOWN) return true;
+  if (Array.isArray(value)) return value.some(isUnknown);
+  if (value !== null && typeof value === "object") return Object.values(value).some(isUnknown);
+  return false;
+}
+
+/** The engine adds `__provider` (the serialized shim) to every input set; it is not the user's. */
+export function withoutProvider(props: Props | undefined): Props {
+  const { __provider: _ignored, ...rest } = props ?? {};
+  return rest;
+}
+
+/** `a.b[0].c`, the form Pulumi users write property paths in. */
+export function propertyPath(path: ReadonlyArray<PropertyKey>): string {
+  return path.reduce<string>((acc, key) => {
+    if (typeof key === "number") return `${acc}[${key}]`;
+    return acc === "" ? String(key) : `${acc}.${String(key)}`;
+  }, "");
+}
+
+/**
+ * Validates `raw` with `schema`. Issues under a property whose value is still unknown (preview) are
+ * dropped: the value will be checked again when it is known, before anything reaches the server.
+ */
+export function validate<S extends z.ZodType>(schema: S, raw: Props, kind: string): CheckOutcome<Props> {
+  const result = schema.safeParse(raw);
+  if (result.success) return { inputs: raw, failures: [] };
+  const unknownKeys = new Set(Object.keys(raw).filter((key) => isUnknown(raw[key])));
+  const failures: CheckFailure[] = [];
+  for (const issue of result.error.issues) {
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) {
+        failures.push({ property: propertyPath([...issue.path, key]), reason: `is not a property of ${kind}` });
+      }
+      continue;
+    }
+    const top = issue.path[0];
+    if (typeof top === "string" && unknownKeys.has(top)) continue;
+    const property = propertyPath(issue.path);
+    failures.push({ property, reason: reasonOf(issue, raw) });
+  }
+  return { inputs: raw, failures };
+}
+
+function reasonOf(issue: z.core.$ZodIssue, raw: Props): string {
+  // A missing required property reads better as "is required" than as a type complaint.
+  if (issue.code === "invalid_type" && issue.path.length === 1) {
+    const key = issue.path[0];
+    if (typeof key === "string" && raw[key] === undefined) return "is required";
+  }
+  return issue.message;
+}
+
+/** Values the API treats as "no description": absent, null and the empty string. */
+export function normalizeOptionalText(value: unknown): string {
+  return typeof value === "string" ? value : "";
+}

@@ -1,0 +1,21 @@
+// The serialized provider objects. Pulumi stores the text of these objects in the state of every
+// resource and runs it later (destroy and refresh use the text from the last update), so each method
+// is one self-contained line that loads the installed runtime by package name. Nothing else may be
+// referenced here: a captured module-level value would be serialized into state, and the token must
+// never be. The runtime's export names are therefore a permanent contract (provider/runtime/index.ts).
+//
+// The package specifier is repeated as a literal on purpose: a shared constant would be captured too.
+import type * as pulumi from "@pulumi/pulumi";
+
+type Provider = Required<Omit<pulumi.dynamic.ResourceProvider, "configure">> &
+  Pick<pulumi.dynamic.ResourceProvider, "configure">;
+
+export const workspaceProvider: Provider = {
+  async configure(req) { return require("pulumi-wsbridge/runtime").configure(req); },
+  async check(olds, news) { return require("pulumi-wsbridge/runtime").workspace.check(olds, news); },
+  async diff(id, olds, news) { return require("pulumi-wsbridge/runtime").workspace.diff(id, olds, news); },
+  async create(inputs) { return require("pulumi-wsbridge/runtime").workspace.create(inputs); },
+  async read(id, props) { return require("pulumi-wsbridge/runtime").workspace.read(id, props); },
+  async update(id, olds, news) { return require("pulumi-wsbridge/runtime").workspace.update(id, olds, news); },
+  async delete(id, props) { return require("pulumi-wsbridge/runtime").workspace.delete(id, props); },
+};

@@ -1,0 +1,52 @@
+#!/usr/bin/env node
+// Writes schema/<Kind>.json from the documented inputs interfaces in provider/schemas/ (the one
+// source of each resource's Args). `--check` compares instead of writing and fails on any drift.
+"use strict";
+const fs = require("node:fs");
+const path = require("node:path");
+const TJS = require("typescript-json-schema");
+
+const root = path.resolve(__dirname, "..");
+
+/** Each resource kind and the interface its Args come from. */
+const KINDS = [{ kind: "Workspace", file: "provider/schemas/workspace.ts", symbol: "WorkspaceInputs" }];
+
+/** @returns {Map<string, string>} schema file path (relative to the repo) → JSON text */
+function generateSchemas() {
+  const program = TJS.getProgramFromFiles(
+    KINDS.map((k) => path.join(root, k.file)),
+    { strict: true, esModuleInterop: true, skipLibCheck: true },
+    root,
+  );
+  const generator = TJS.buildGenerator(program, { required: true, noExtraProps: true, strictNullChecks: true, ref: false });
+  if (!generator) throw new Error("typescript-json-schema could not build a generator (type errors above?)");
+  const out = new Map();
+  for (const { kind, symbol } of KINDS) {
+    const schema = generator.getSchemaForSymbol(symbol);
+    schema.$id = `urn:pulumi-wsbridge:schema:${kind}`;
+    schema.title = `${kind} arguments`;
+    out.set(`schema/${kind}.json`, JSON.stringify(schema, null, 2) + "\n");
+  }
+  return out;
+}
+
+if (require.main === module) {
+  const check = process.argv.includes("--check");
+  let drifted = 0;
+  for (const [file, text] of generateSchemas()) {
+    const full = path.join(root, file);
+    const current = fs.existsSync(full) ? fs.readFileSync(full, "utf8") : undefined;
+    if (current === text) continue;
+    if (check) {
+      console.error(`${file} is out of date with its inputs interface; run: npm run schema`);
+      drifted++;
+    } else {
+      fs.mkdirSync(path.dirname(full), { recursive: true });
+      fs.writeFileSync(full, text);
+      console.log(`wrote ${file}`);
+    }
+  }
+  process.exit(drifted ? 1 : 0);
+}
+
+module.exports = { generateSchemas, KINDS };
