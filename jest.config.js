@@ -4,7 +4,7 @@ module.exports = {
   roots: ["<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
   // Type checking is done once by `tsc -p tsconfig.test.json`; jest only transpiles.
-  transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.test.json", isolatedModules: true, diagnostics: false }] },
+  transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.test.json", diagnostics: false }] },
   moduleFileExtensions: ["ts", "js", "json"],
   testTimeout: 120000,
   // The end-to-end tests run the real Pulumi CLI; they must not share one file backend at once.

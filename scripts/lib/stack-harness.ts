@@ -1,0 +1,116 @@
+// Runs Pulumi programs with the real CLI (built or found by scripts/setup-pulumi.sh) against a file
+// backend in a temporary folder. Used by the end-to-end tests and by the demo.
+//
+// Programs run inline through the Automation API (`pulumi up --client=…`): the CLI is the real engine
+// and dynamic providers run in the real `pulumi-resource-pulumi-nodejs` plugin, but the program is
+// hosted by this Node process, because no `pulumi-language-nodejs` can be built here (README, Limits).
+import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import {
+  LocalWorkspace,
+  PulumiCommand,
+  type ConfigMap,
+  type PulumiFn,
+  type Stack,
+} from "@pulumi/pulumi/automation";
+
+export const repoRoot = path.resolve(__dirname, "../..");
+
+/** Finds, or builds once, the Pulumi CLI matching the SDK in package-lock.json. */
+export async function pulumiCli(): Promise<PulumiCommand> {
+  const printed = execFileSync("bash", [path.join(repoRoot, "scripts/setup-pulumi.sh")], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const root = printed.trim().split("\n").pop() ?? "";
+  return PulumiCommand.get({ root });
+}
+
+/** Variables that would let a developer's real credentials reach a test or demo stack. */
+const CREDENTIAL_VARIABLES = [
+  "TFE_TOKEN", "TFE_ADDRESS", "TFE_HOSTNAME", "TFE_ORGANIZATION",
+  "WSBRIDGE_TOKEN", "WSBRIDGE_ADDRESS", "WSBRIDGE_ORGANIZATION", "WSBRIDGE_EDITION", "TF_CLI_CONFIG_FILE",
+];
+
+/** Stack config that points the provider at an emulator, with the token stored as a secret. */
+export function emulatorStackConfig(emulator: { url: string; token: string; organization: string }): ConfigMap {
+  return {
+    "wsbridge:address": { value: emulator.url },
+    "wsbridge:token": { value: emulator.token, secret: true },
+    "wsbridge:organization": { value: emulator.organization },
+  };
+}
+
+export interface StackOptions {
+  projectName: string;
+  stackName?: string;
+  program: PulumiFn;
+  config?: ConfigMap;
+  cli: PulumiCommand;
+  /** Extra environment for the CLI and the provider process. */
+  env?: Record<string, string>;
+}
+
+export interface HarnessStack {
+  readonly stack: Stack;
+  /** The temporary folder holding the backend, PULUMI_HOME and the stack's settings. */
+  readonly dir: string;
+  /** All text below `dir` (state, checkpoints, backups, settings), for leak checks. */
+  allStoredText(): string;
+  dispose(): Promise<void>;
+}
+
+export async function createStack(options: StackOptions): Promise<HarnessStack> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "wsbridge-stack-"));
+  const backendDir = path.join(dir, "backend");
+  const home = path.join(dir, "home");
+  fs.mkdirSync(backendDir);
+  fs.mkdirSync(home);
+  const blankCredentials = Object.fromEntries(CREDENTIAL_VARIABLES.map((name) => [name, ""]));
+  const envVars: Record<string, string> = {
+    ...blankCredentials,
+    HOME: home,
+    PULUMI_HOME: path.join(home, ".pulumi"),
+    PULUMI_BACKEND_URL: `file://${backendDir}`,
+    PULUMI_CONFIG_PASSPHRASE: process.env.PULUMI_CONFIG_PASSPHRASE ?? randomBytes(16).toString("hex"),
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    PATH: `${path.dirname(options.cli.command)}${path.delimiter}${process.env.PATH ?? ""}`,
+    ...options.env,
+  };
+  const stack = await LocalWorkspace.createOrSelectStack(
+    { stackName: options.stackName ?? "dev", projectName: options.projectName, program: options.program },
+    {
+      workDir: dir,
+      pulumiCommand: options.cli,
+      envVars,
+      // `main` is where the provider plugin runs; from the repo root it resolves
+      // `pulumi-wsbridge/runtime` like an installed dependency (node_modules/pulumi-wsbridge).
+      projectSettings: { name: options.projectName, runtime: "nodejs", main: repoRoot, backend: { url: `file://${backendDir}` } },
+    },
+  );
+  if (options.config) await stack.setAllConfig(options.config);
+  return {
+    stack,
+    dir,
+    allStoredText: () => readAllText(dir),
+    async dispose() {
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function readAllText(dir: string): string {
+  const parts: string[] = [];
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    const full = path.join(entry.parentPath, entry.name);
+    // Plugins and caches the CLI might put under PULUMI_HOME are binaries, not state.
+    if (full.includes(`${path.sep}plugins${path.sep}`)) continue;
+    parts.push(fs.readFileSync(full, "utf8"));
+  }
+  return parts.join("\n");
+}

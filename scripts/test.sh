@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The whole test suite, from a fresh clone: installs what is missing (npm packages, the Pulumi CLI),
+# builds, type-checks and runs every test. Extra arguments go to jest (e.g. a test file).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+bash scripts/ensure-deps.sh
+npx tsc -p tsconfig.json
+npx tsc -p tsconfig.test.json
+node scripts/generate-schema.js --check
+# Built (or found) before jest starts, so a first-time CLI build is not inside a test's timeout.
+bash scripts/setup-pulumi.sh > /dev/null
+mkdir -p .wsbridge
+status=0
+npx jest --ci --json --outputFile=.wsbridge/jest-results.json "$@" || status=$?
+node -e '
+  const r = require("./.wsbridge/jest-results.json");
+  const skipped = r.numPendingTests + r.numTodoTests;
+  console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed` + (skipped ? `, ${skipped} skipped` : ""));
+' || true
+exit "$status"
