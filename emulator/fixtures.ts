@@ -164,6 +164,14 @@ function seedOrganization(store: Store, f: OrganizationFixture, env: { edition: 
       });
     }
   }
+  if (f.defaultExecutionMode) {
+    const pool = f.defaultAgentPool
+      ? store.agentPools.find((p) => p.organization === org.id && (p.id === f.defaultAgentPool || p.name === f.defaultAgentPool))
+      : undefined;
+    if (f.defaultExecutionMode === "agent" && !pool) fail(f.name, new Error("defaultExecutionMode agent needs defaultAgentPool"));
+    org = { ...org, defaultExecutionMode: f.defaultExecutionMode, defaultAgentPoolId: pool?.id ?? null };
+    store.organizations.put(org);
+  }
   for (const w of f.workspaces ?? []) {
     try {
       const project = w.project
@@ -199,8 +207,6 @@ function seedOrganization(store: Store, f: OrganizationFixture, env: { edition: 
       fail(`workspace ${w.name}`, e);
     }
   }
-  org = store.organizations.get(org.id) ?? org;
-  if (f.defaultExecutionMode) store.organizations.put({ ...org, defaultExecutionMode: f.defaultExecutionMode });
 }
 
 /** Builds a fresh store from the default fixture merged with the given fixtures. */

@@ -209,6 +209,8 @@ export interface OrganizationFixture {
   allowForceDeleteWorkspaces?: boolean;
   /** Default execution mode inherited by workspaces whose `setting-overwrites.execution-mode` is false. */
   defaultExecutionMode?: "remote" | "local" | "agent";
+  /** Name or id of one of `agentPools`: the default pool when `defaultExecutionMode` is "agent". */
+  defaultAgentPool?: string;
   /** Self-managed edition: the organization's default data retention policy. */
   dataRetentionPolicy?: DataRetentionFixture | null;
   /** Whether the organization may deprecate registry module versions (entitlement). Default true. */

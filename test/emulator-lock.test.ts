@@ -81,6 +81,14 @@ describe.each(EDITIONS)("lock, unlock, force-unlock and SSH keys in the %s editi
       expect(r.body.data.relationships["locked-by"]).toBeUndefined();
     });
 
+    it("answers 404 for an unknown workspace and for a caller without lock rights", async () => {
+      expect((await t.api.post(lockPath("ws-unknown", "unlock"))).status).toBe(404);
+      const ws = await createWorkspace(t.api, t.org, uniqueName());
+      await t.api.post(lockPath(ws.id, "lock"));
+      const reader = t.clientFor({ kind: "team", access: "read" });
+      expect((await reader.post(lockPath(ws.id, "unlock"))).status).toBe(404);
+    });
+
     it("answers 409 when the workspace is not locked", async () => {
       const ws = await createWorkspace(t.api, t.org, uniqueName());
       const r = await t.api.post(lockPath(ws.id, "unlock"));

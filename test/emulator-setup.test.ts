@@ -170,6 +170,24 @@ describe("setup calls and fixtures", () => {
     expect(key.status).toBe(422);
   });
 
+  it("seeds an organization whose workspaces inherit the agent execution mode", async () => {
+    const e = await startTestEmulator({
+      fixtures: {
+        organizations: [
+          { name: "agents", agentPools: [{ name: "shared", id: "apool-shared00000001" }], defaultExecutionMode: "agent", defaultAgentPool: "shared" },
+        ],
+      },
+    });
+    try {
+      const owner = e.clientFor({ kind: "owner", organization: "agents" });
+      const ws = await createWorkspace(owner, "agents", uniqueName());
+      expect(ws.attributes["execution-mode"]).toBe("agent");
+      expect(ws.relationships["agent-pool"].data).toEqual({ id: "apool-shared00000001", type: "agent-pools" });
+    } finally {
+      await e.close();
+    }
+  });
+
   it("refuses fixtures that the API would refuse, naming the workspace", async () => {
     await expect(
       startTestEmulator({ fixtures: { organizations: [{ name: "example-org", workspaces: [{ name: "bad name" }] }] } }),

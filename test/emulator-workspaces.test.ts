@@ -553,6 +553,22 @@ describe.each(EDITIONS)("workspaces in the %s edition", (edition) => {
       expect((await t.api.get(`/api/v2/workspaces/${b.id}`)).status).toBe(404);
     });
 
+    it("refuses (409) to safe-delete a workspace that manages resources, by id and by name", async () => {
+      const ws = await createWorkspace(t.api, t.org, uniqueName());
+      const sv = await t.api.post(`/api/v2/workspaces/${ws.id}/state-versions`, {
+        data: { type: "state-versions", attributes: { serial: 1, "resource-count": 3 } },
+      });
+      expect(sv.status).toBe(201);
+      const r1 = await t.api.post(`/api/v2/workspaces/${ws.id}/actions/safe-delete`);
+      const r2 = await t.api.post(`${base}/${ws.attributes.name}/actions/safe-delete`);
+      expect([r1.status, r2.status]).toEqual([409, 409]);
+      expect(r1.body).toEqual({
+        errors: [{ status: "409", title: "conflict", detail: "workspace cannot be safely deleted because it is still managing resources" }],
+      });
+      expect((await t.api.get(`/api/v2/workspaces/${ws.id}`)).body.data.attributes["resource-count"]).toBe(3);
+      expect((await t.api.delete(`/api/v2/workspaces/${ws.id}`)).status).toBe(204);
+    });
+
     it("answers 404 when safe-deleting an unknown workspace", async () => {
       expect((await t.api.post("/api/v2/workspaces/ws-unknown/actions/safe-delete")).status).toBe(404);
       expect((await t.api.post(`${base}/unknown-name/actions/safe-delete`)).status).toBe(404);

@@ -61,8 +61,9 @@ function defaults(env: WorkspaceInputEnv): WorkspaceRecord {
     name: "",
     projectId: org.defaultProjectId,
     description: null,
+    // A create without a mode takes the organization's default, pool included.
     executionMode: org.defaultExecutionMode,
-    agentPoolId: null,
+    agentPoolId: org.defaultExecutionMode === "agent" ? org.defaultAgentPoolId : null,
     allowDestroyPlan: true,
     assessmentsEnabled: false,
     autoApply: false,
