@@ -91,6 +91,9 @@ async function main(): Promise<void> {
     process.stderr.write(`wsbridge-emulator: ${(e as Error).message}\n${USAGE}\n`);
     process.exit(2);
   }
+  // A reader that only wants the first lines (`| head -3`, a script) may close the pipe; the
+  // server must keep serving, so a failed write to stdout is not fatal.
+  process.stdout.on("error", () => undefined);
   const emu = await startEmulator(opts);
   process.stdout.write(
     `WSBRIDGE_EMULATOR_URL=${emu.url}\nWSBRIDGE_EMULATOR_TOKEN=${emu.token}\nWSBRIDGE_EMULATOR_ORGANIZATION=${emu.organization}\n`,

@@ -2,6 +2,7 @@ import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import * as net from "node:net";
 import { request } from "undici";
 import { parseArgs } from "../emulator/cli";
 
@@ -85,5 +86,46 @@ describe("the wsbridge-emulator command line", () => {
       });
       expect(code).toBe(0);
     });
+
+    it("keeps serving when whoever reads its stdout goes away", async () => {
+      const port = await freePort();
+      const proc = spawn(process.execPath, [path.join(outDir, "emulator", "cli.js"), "--port", String(port)], {
+        env: { ...process.env, NODE_PATH: path.join(ROOT, "node_modules") },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      child = proc;
+      proc.stdout?.destroy(); // like `wsbridge-emulator | head -3` after head has exited
+      let exitCode: number | null = null;
+      proc.on("exit", (c) => (exitCode = c));
+      let status: number | undefined;
+      // Wait for the server to listen: bounded attempts, no timing assertion.
+      for (let attempt = 0; attempt < 200 && status === undefined && exitCode === null; attempt++) {
+        try {
+          const ping = await request(`http://127.0.0.1:${port}/api/v2/ping`);
+          await ping.body.text();
+          status = ping.statusCode;
+        } catch {
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      }
+      expect(exitCode).toBeNull();
+      expect(status).toBe(204);
+      const code = await new Promise<number | null>((resolve) => {
+        proc.on("exit", (c) => resolve(c));
+        proc.kill("SIGTERM");
+      });
+      expect(code).toBe(0);
+    });
   });
 });
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
