@@ -5,13 +5,6 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-# The pinned @pulumi/pulumi declares the Node.js versions it supports; refuse to run on another.
-node -e '
-  const want = ">=20";  // engines.node of @pulumi/pulumi 3.246.0 (see README, "Why Pulumi 3.246.0")
-  const major = Number(process.versions.node.split(".")[0]);
-  if (!(major >= 20)) { console.error(`Node.js ${process.version} is too old: the pinned Pulumi SDK needs ${want}`); process.exit(1); }
-'
-
 stamp=node_modules/.wsbridge-lock.sha256
 want=$(sha256sum package-lock.json | cut -d" " -f1)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
@@ -27,3 +20,17 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   echo "$want" > "$stamp"
 fi
 ln -sfn .. node_modules/pulumi-wsbridge
+
+# The tests run on the Node.js versions the pinned SDK declares (README, "Why Pulumi 3.246.0").
+node -e '
+  const fs = require("node:fs");
+  // semver as the SDK itself resolves it, not whatever happens to be hoisted
+  const semver = require(require.resolve("semver", { paths: [fs.realpathSync("node_modules/@pulumi/pulumi")] }));
+  const sdk = JSON.parse(fs.readFileSync("node_modules/@pulumi/pulumi/package.json", "utf8"));
+  const wanted = (sdk.engines && sdk.engines.node) || "*";
+  if (!semver.satisfies(process.version, wanted)) {
+    console.error(`Node.js ${process.version} does not satisfy @pulumi/pulumi ${sdk.version}: engines.node "${wanted}"`);
+    process.exit(1);
+  }
+'
+
