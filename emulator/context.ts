@@ -50,6 +50,12 @@ export interface RouteDef {
   registry?: boolean;
   /** Accept any content type and do not parse the body as JSON (state uploads). */
   rawBody?: boolean;
+  /**
+   * Editions that have the route; default both. Elsewhere the route does not exist at all, so it
+   * answers like any unknown route (404, even before authentication), as the hosted service does
+   * for the self-managed-only endpoints.
+   */
+  editions?: readonly Edition[];
 }
 
 /** The caller of an authenticated route (the server guarantees it is set there). */

@@ -19,7 +19,7 @@ import { allRoutes } from "./routes";
 import { handleAdmin } from "./routes/admin";
 import { loadState, saveState } from "./store/persist";
 import { MemoryStore, type Store } from "./store/store";
-import type { EmulatorOptions, FaultSettings, RequestLogEntry, RunningEmulator, TokenSpec } from "./types";
+import type { Edition, EmulatorOptions, FaultSettings, RequestLogEntry, RunningEmulator, TokenSpec } from "./types";
 
 const JSONAPI = "application/vnd.api+json";
 const MUTATING = new Set(["POST", "PATCH", "PUT", "DELETE"]);
@@ -29,10 +29,10 @@ interface Routed {
   params: Record<string, string>;
 }
 
-function buildRouter(routes: RouteDef[]): Router.Instance<Router.HTTPVersion.V1> {
+function buildRouter(routes: RouteDef[], edition: Edition): Router.Instance<Router.HTTPVersion.V1> {
   const router = Router({ ignoreTrailingSlash: true, maxParamLength: 500 });
   const noop = (): void => undefined;
-  for (const r of routes) router.on(r.method, r.path, noop, r);
+  for (const r of routes) if (!r.editions || r.editions.includes(edition)) router.on(r.method, r.path, noop, r);
   return router;
 }
 
@@ -59,7 +59,7 @@ export async function startServer(options: EmulatorOptions = {}): Promise<Runnin
   const app: App = { store, edition, versionAttribute };
   const faults = new FaultController(options.faults);
   const log = new RequestLog();
-  const router = buildRouter(allRoutes);
+  const router = buildRouter(allRoutes, edition);
   let baseUrl = "";
 
   const issueToken = (spec: TokenSpec): string => {

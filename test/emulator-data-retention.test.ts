@@ -116,6 +116,8 @@ describe("data retention policies in the hosted edition", () => {
     expect((await t.api.get(path)).status).toBe(404);
     expect((await t.api.post(path, deleteOlder(3))).status).toBe(404);
     expect((await t.api.delete(path)).status).toBe(404);
+    expect((await t.api.get(path, { token: null })).status).toBe(404);
+    expect((await t.api.get(`/api/v2/organizations/${t.org}/relationships/data-retention-policy`)).status).toBe(404);
     expect(ws.relationships["data-retention-policy"]).toBeUndefined();
   });
 });
@@ -144,3 +146,21 @@ describe("assessments-enabled by edition", () => {
     }
   });
 });
+
+describe("global-remote-state default by edition", () => {
+  it("follows the self-managed administrators' default only in the self-managed edition", async () => {
+    const fixtures = { defaultGlobalRemoteState: true };
+    const hosted = await startTestEmulator({ edition: "hosted", fixtures });
+    const managed = await startTestEmulator({ edition: "self-managed", fixtures });
+    try {
+      expect((await createWorkspace(hosted.api, hosted.org, uniqueName())).attributes["global-remote-state"]).toBe(false);
+      expect((await createWorkspace(managed.api, managed.org, uniqueName())).attributes["global-remote-state"]).toBe(true);
+      const explicit = await createWorkspace(managed.api, managed.org, uniqueName(), { "global-remote-state": false });
+      expect(explicit.attributes["global-remote-state"]).toBe(false);
+    } finally {
+      await hosted.close();
+      await managed.close();
+    }
+  });
+});
+

@@ -176,3 +176,23 @@ describe("fault injection and the emulator controls", () => {
     expect((await t.api.get("/api/v2/ping")).status).toBe(204);
   });
 });
+
+describe("faults given at start", () => {
+  it("apply from the first request until they are cleared at run time", async () => {
+    const t = await startTestEmulator({ faults: { script: [{ match: { method: "GET" }, status: 503, times: 2 }], rateLimit: { limit: 100, windowMs: 60_000 } } });
+    try {
+      const base = `/api/v2/organizations/${t.org}/workspaces`;
+      const first = await t.api.get(base);
+      expect(first.status).toBe(503);
+      expect(first.body).toEqual({ errors: [{ status: "503", title: "service unavailable", detail: "Injected fault" }] });
+      expect((await t.api.get(base)).status).toBe(503);
+      const third = await t.api.get(base);
+      expect(third.status).toBe(200);
+      expect(third.headers["x-ratelimit-limit"]).toBe("100");
+      t.emu.clearFaults();
+      expect((await t.api.get("/api/v2/ping")).headers["x-ratelimit-limit"]).toBe("30");
+    } finally {
+      await t.close();
+    }
+  });
+});

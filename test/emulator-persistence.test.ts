@@ -1,7 +1,10 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import type { Edition } from "../emulator";
 import { createWorkspace, startTestEmulator, uniqueName } from "./support/emulator-http";
+
+const EDITIONS: Edition[] = ["hosted", "self-managed"];
 
 describe("persistence with a state file", () => {
   let dir: string;
@@ -10,23 +13,27 @@ describe("persistence with a state file", () => {
   });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  it("keeps workspaces, locks, tags, bindings, tokens and the owner token across a restart", async () => {
-    const file = path.join(dir, "state.json");
-    const first = await startTestEmulator({ stateFile: file, edition: "self-managed" });
+  it.each(EDITIONS)("keeps workspaces, locks, tags, bindings, consumers, tokens and the owner token across a restart in the %s edition", async (edition) => {
+    const file = path.join(dir, `state-${edition}.json`);
+    const first = await startTestEmulator({ stateFile: file, edition });
     const name = uniqueName();
     const ws = await createWorkspace(first.api, first.org, name, { description: "persisted" });
     await first.api.post(`/api/v2/workspaces/${ws.id}/actions/lock`, { reason: "kept" });
     await first.api.post(`/api/v2/workspaces/${ws.id}/relationships/tags`, { data: [{ type: "tags", attributes: { name: "t1" } }] });
     await first.api.patch(`/api/v2/workspaces/${ws.id}/tag-bindings`, { data: [{ type: "tag-bindings", attributes: { key: "env", value: "prod" } }] });
-    await first.api.post(`/api/v2/workspaces/${ws.id}/relationships/data-retention-policy`, {
-      data: { type: "data-retention-policy-delete-olders", attributes: { "delete-older-than-n-days": 12 } },
-    });
+    const consumer = await createWorkspace(first.api, first.org, uniqueName());
+    await first.api.post(`/api/v2/workspaces/${ws.id}/relationships/remote-state-consumers`, { data: [{ type: "workspaces", id: consumer.id }] });
+    if (edition === "self-managed") {
+      await first.api.post(`/api/v2/workspaces/${ws.id}/relationships/data-retention-policy`, {
+        data: { type: "data-retention-policy-delete-olders", attributes: { "delete-older-than-n-days": 12 } },
+      });
+    }
     const teamToken = first.emu.issueToken({ kind: "team", access: "read" });
     const ownerToken = first.emu.token;
     const before = (await first.api.get(`/api/v2/workspaces/${ws.id}`)).body;
     await first.close();
 
-    const second = await startTestEmulator({ stateFile: file, edition: "self-managed" });
+    const second = await startTestEmulator({ stateFile: file, edition });
     try {
       expect(second.emu.token).toBe(ownerToken);
       const after = await second.api.get(`/api/v2/workspaces/${ws.id}`);
@@ -37,8 +44,12 @@ describe("persistence with a state file", () => {
       expect(after.body.data.attributes["tag-names"]).toEqual(["t1"]);
       const bindings = await second.api.get(`/api/v2/workspaces/${ws.id}/tag-bindings`);
       expect(bindings.body.data[0].attributes).toMatchObject({ key: "env", value: "prod" });
-      const drp = await second.api.get(`/api/v2/workspaces/${ws.id}/relationships/data-retention-policy`);
-      expect(drp.body.data.attributes).toEqual({ "delete-older-than-n-days": 12 });
+      const consumers = await second.api.get(`/api/v2/workspaces/${ws.id}/relationships/remote-state-consumers`);
+      expect(consumers.body.data.map((w: { id: string }) => w.id)).toEqual([consumer.id]);
+      if (edition === "self-managed") {
+        const drp = await second.api.get(`/api/v2/workspaces/${ws.id}/relationships/data-retention-policy`);
+        expect(drp.body.data.attributes).toEqual({ "delete-older-than-n-days": 12 });
+      }
       expect((await second.api.as(teamToken).get(`/api/v2/workspaces/${ws.id}`)).status).toBe(200);
       expect((await second.api.post(`/api/v2/workspaces/${ws.id}/actions/unlock`)).status).toBe(200);
       const again = await createWorkspace(second.api, second.org, uniqueName());

@@ -126,6 +126,32 @@ describe.each(EDITIONS)("remote state consumers (C1–C4) in the %s edition", (e
     expect((await manager.patch(path(subject.id), { data: [] })).status).toBe(204);
   });
 
+  it("refuses the workspace itself, unreadable members and malformed bodies with 422 on C3 and C4 too, changing nothing", async () => {
+    const subject = await createWorkspace(t.api, t.org, uniqueName());
+    const a = await createWorkspace(t.api, t.org, uniqueName());
+    const b = await createWorkspace(t.api, t.org, uniqueName());
+    await t.api.post(path(subject.id), { data: [ref(a.id)] });
+    for (const method of ["PATCH", "DELETE"]) {
+      const self = await t.api.request(method, path(subject.id), { body: { data: [ref(b.id), ref(subject.id)] } });
+      expect(self.status).toBe(422);
+      expect(self.body.errors[0].source.pointer).toBe("/data/1/id");
+      const unknown = await t.api.request(method, path(subject.id), { body: { data: [ref(a.id), ref("ws-doesnotexist")] } });
+      expect(unknown.status).toBe(422);
+      expect(unknown.body.errors[0].source.pointer).toBe("/data/1/id");
+      const malformed = await t.api.request(method, path(subject.id), { body: { data: { type: "workspaces", id: a.id } } });
+      expect(malformed.status).toBe(422);
+      expect(malformed.body.errors[0].source.pointer).toBe("/data");
+    }
+    expect(ids((await t.api.get(path(subject.id))).body)).toEqual([a.id]);
+  });
+
+  it("refuses page[size] over 100 on C1 with 422", async () => {
+    const subject = await createWorkspace(t.api, t.org, uniqueName());
+    const r = await t.api.get(`${path(subject.id)}?page[size]=101`);
+    expect(r.status).toBe(422);
+    expect(r.body).toEqual({ errors: [{ status: "422", title: "invalid attribute", detail: "page[size] must be between 1 and 100" }] });
+  });
+
   it("answers 404 for an unknown workspace and 422 for a malformed body", async () => {
     expect((await t.api.get(path("ws-unknown"))).status).toBe(404);
     expect((await t.api.post(path("ws-unknown"), { data: [] })).status).toBe(404);

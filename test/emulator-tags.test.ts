@@ -71,6 +71,32 @@ describe.each(EDITIONS)("flat tags and tag bindings in the %s edition", (edition
       expect((await t.api.post(tagsPath("ws-nope"), { data: [byName("x")] })).status).toBe(404);
     });
 
+    it("adds nothing (C6) when one tag of the list has an unknown id, and creates no tag", async () => {
+      const ws = await createWorkspace(t.api, t.org, uniqueName());
+      const fresh = uniqueName("fresh");
+      const r = await t.api.post(tagsPath(ws.id), { data: [byName(fresh), { type: "tags", id: "tag-unknown" }] });
+      expect(r.status).toBe(404);
+      expect((await t.api.get(tagsPath(ws.id))).body.data).toEqual([]);
+      const orgTags = await t.api.get(`/api/v2/organizations/${t.org}/tags?page[size]=100`);
+      expect(orgTags.body.data.map((x: { attributes: { name: string } }) => x.attributes.name)).not.toContain(fresh);
+    });
+
+    it("removes nothing (C7) when one tag of the list has an unknown id", async () => {
+      const ws = await createWorkspace(t.api, t.org, uniqueName());
+      const name = uniqueName("keep");
+      await t.api.post(tagsPath(ws.id), { data: [byName(name)] });
+      const r = await t.api.delete(tagsPath(ws.id), { data: [byName(name), { type: "tags", id: "tag-unknown" }] });
+      expect(r.status).toBe(404);
+      expect((await t.api.get(`/api/v2/workspaces/${ws.id}`)).body.data.attributes["tag-names"]).toEqual([name]);
+    });
+
+    it("refuses page[size] over 100 on C5 with 422", async () => {
+      const ws = await createWorkspace(t.api, t.org, uniqueName());
+      const r = await t.api.get(`${tagsPath(ws.id)}?page%5Bsize%5D=101`);
+      expect(r.status).toBe(422);
+      expect(r.body).toEqual({ errors: [{ status: "422", title: "invalid attribute", detail: "page[size] must be between 1 and 100" }] });
+    });
+
     it("paginates C5 with a default page size of 20", async () => {
       const ws = await createWorkspace(t.api, t.org, uniqueName());
       await t.api.post(tagsPath(ws.id), { data: Array.from({ length: 22 }, (_, i) => byName(`many-${i}`)) });
@@ -148,6 +174,17 @@ describe.each(EDITIONS)("flat tags and tag bindings in the %s edition", (edition
       expect(again.body.data.map((b: { id: string }) => b.id)).toEqual(r.body.data.map((b: { id: string }) => b.id));
     });
 
+    it("combines several tagged filters with AND", async () => {
+      const k1 = uniqueName("k").replace(/-/g, "_");
+      const k2 = uniqueName("k").replace(/-/g, "_");
+      const both = await createWorkspace(t.api, t.org, uniqueName(), {}, { "tag-bindings": { data: [binding(k1, "a"), binding(k2, "b")] } });
+      await createWorkspace(t.api, t.org, uniqueName(), {}, { "tag-bindings": { data: [binding(k1, "a")] } });
+      await createWorkspace(t.api, t.org, uniqueName(), {}, { "tag-bindings": { data: [binding(k2, "b")] } });
+      const q = `filter[tagged][0][key]=${k1}&filter[tagged][0][value]=a&filter[tagged][1][key]=${k2}&filter[tagged][1][value]=b`;
+      const r = await t.api.get(`/api/v2/organizations/${t.org}/workspaces?page[size]=100&${q}`);
+      expect(r.body.data.map((w: { id: string }) => w.id)).toEqual([both.id]);
+    });
+
     it("filters the list by tagged key and value, inherited ones included", async () => {
       const key = uniqueName("k").replace(/-/g, "_");
       const a = await createWorkspace(t.api, t.org, uniqueName(), {}, { "tag-bindings": { data: [binding(key, "x")] } });
@@ -179,6 +216,40 @@ describe.each(EDITIONS)("flat tags and tag bindings in the %s edition", (edition
       const ws = await createWorkspace(t.api, t.org, uniqueName());
       const r = await t.api.patch(bindingsPath(ws.id), { data: [binding("k".repeat(128), "v".repeat(256)), binding("a_.=+-@:Z9", "a_.=+-@:Z9")] });
       expect(r.status).toBe(200);
+    });
+
+    it("applies none of a C10 list when one member is invalid", async () => {
+      const ws = await createWorkspace(t.api, t.org, uniqueName(), {}, { "tag-bindings": { data: [binding("env", "prod")] } });
+      const r = await t.api.patch(bindingsPath(ws.id), { data: [binding("env", "dev"), binding("team", "a"), binding("hc:x", "v")] });
+      expect(r.status).toBe(422);
+      expect(r.body.errors[0].source).toEqual({ pointer: "/data/2/attributes/key" });
+      const list = await t.api.get(bindingsPath(ws.id));
+      expect(list.body.data.map((b: { attributes: { key: string; value: string } }) => [b.attributes.key, b.attributes.value])).toEqual([["env", "prod"]]);
+    });
+
+    it("refuses an invalid binding in the workspace update's relationship with a pointer, applying nothing of the update", async () => {
+      const ws = await createWorkspace(t.api, t.org, uniqueName(), { description: "before" }, { "tag-bindings": { data: [binding("a", "1")] } });
+      const r = await t.api.patch(`/api/v2/workspaces/${ws.id}`, {
+        data: { type: "workspaces", attributes: { description: "after" }, relationships: { "tag-bindings": { data: [binding("b", "2"), binding("hcp:x", "v")] } } },
+      });
+      expect(r.status).toBe(422);
+      expect(r.body.errors[0].source).toEqual({ pointer: "/data/relationships/tag-bindings/data/1/attributes/key" });
+      expect((await t.api.get(`/api/v2/workspaces/${ws.id}`)).body.data.attributes.description).toBe("before");
+      expect((await t.api.get(bindingsPath(ws.id))).body.data.map((b: { attributes: { key: string } }) => b.attributes.key)).toEqual(["a"]);
+    });
+
+    it("creates nothing, not even a flat tag, when a create's tag binding is invalid", async () => {
+      const name = uniqueName();
+      const tag = uniqueName("never");
+      const r = await t.api.post(
+        `/api/v2/organizations/${t.org}/workspaces`,
+        workspaceBody(name, {}, { tags: { data: [byName(tag)] }, "tag-bindings": { data: [binding("bad key")] } }),
+      );
+      expect(r.status).toBe(422);
+      expect(r.body.errors[0].source).toEqual({ pointer: "/data/relationships/tag-bindings/data/0/attributes/key" });
+      expect((await t.api.get(`/api/v2/organizations/${t.org}/workspaces/${name}`)).status).toBe(404);
+      const orgTags = await t.api.get(`/api/v2/organizations/${t.org}/tags?page[size]=100`);
+      expect(orgTags.body.data.map((x: { attributes: { name: string } }) => x.attributes.name)).not.toContain(tag);
     });
 
     it("refuses more than 10 direct bindings and applies none of them", async () => {

@@ -117,6 +117,13 @@ describe.each(EDITIONS)("workspace rules and list queries in the %s edition", (e
       expect(pooled.status).toBe(422);
     });
 
+    it("refuses agent-pool-id with the deprecated operations flag set to true", async () => {
+      const pool = await t.api.post(`/api/v2/organizations/${t.org}/agent-pools`, { data: { type: "agent-pools", attributes: { name: uniqueName("pool") } } });
+      const r = await t.api.post(base, workspaceBody(uniqueName(), { operations: true, "agent-pool-id": pool.body.data.id }));
+      expect(r.status).toBe(422);
+      expect(r.body.errors[0].source.pointer).toBe("/data/attributes/agent-pool-id");
+    });
+
     it("refuses a pool that is not scoped to the workspace", async () => {
       const pool = await t.api.post(`/api/v2/organizations/${t.org}/agent-pools`, {
         data: { type: "agent-pools", attributes: { name: uniqueName("pool"), "organization-scoped": false } },
@@ -254,3 +261,23 @@ describe.each(EDITIONS)("workspace rules and list queries in the %s edition", (e
     });
   });
 });
+
+describe.each(["hosted", "self-managed"] as Edition[])("engine versions from the release list in the %s edition", (edition) => {
+  it("defaults to the newest release and accepts only listed releases and satisfiable constraints", async () => {
+    const t = await startTestEmulator({ edition, fixtures: { engineVersions: ["1.2.0", "1.10.0", "1.2.7"] } });
+    try {
+      const base = `/api/v2/organizations/${t.org}/workspaces`;
+      expect((await createWorkspace(t.api, t.org, uniqueName())).attributes["engine-version"]).toBe("1.10.0");
+      expect((await createWorkspace(t.api, t.org, uniqueName(), { "engine-version": "1.2.7" })).attributes["engine-version"]).toBe("1.2.7");
+      expect((await createWorkspace(t.api, t.org, uniqueName(), { "engine-version": "~> 1.2.0" })).attributes["engine-version"]).toBe("~> 1.2.0");
+      for (const v of ["1.3.0", "~> 1.3.0", ">= 2.0.0"]) {
+        const r = await t.api.post(base, workspaceBody(uniqueName(), { "engine-version": v }));
+        expect(r.status).toBe(422);
+        expect(r.body.errors[0].source).toEqual({ pointer: "/data/attributes/engine-version" });
+      }
+    } finally {
+      await t.close();
+    }
+  });
+});
+

@@ -99,6 +99,21 @@ const PERMISSIONS = [
   "can-queue-destroy",
 ];
 
+/** The `include` values the spec allows on A2–A4. */
+const SPEC_INCLUDES = [
+  "current_configuration_version",
+  "current_configuration_version.ingress_attributes",
+  "current_run",
+  "current_run.configuration_version",
+  "current_run.configuration_version.ingress_attributes",
+  "current_run.plan",
+  "locked_by",
+  "organization",
+  "outputs",
+  "project",
+  "readme",
+];
+
 describe.each(EDITIONS)("workspaces in the %s edition", (edition) => {
   let t: TestEmulator;
   let base: string;
@@ -432,6 +447,7 @@ describe.each(EDITIONS)("workspaces in the %s edition", (edition) => {
       const r = await t.api.get(`${base}?page[size]=101`);
       expect(r.status).toBe(422);
       expect(r.body).toEqual({ errors: [{ status: "422", title: "invalid attribute", detail: "page[size] must be between 1 and 100" }] });
+      expect((await t.api.get(`${base}?page%5Bsize%5D=100`)).status).toBe(200);
     });
 
     it("refuses a malformed query string with 400", async () => {
@@ -469,6 +485,31 @@ describe.each(EDITIONS)("workspaces in the %s edition", (edition) => {
       const types = r.body.included.map((i: { type: string }) => i.type).sort();
       expect(types).toEqual(["organizations", "projects"]);
       expect(r.body.included.find((i: { type: string }) => i.type === "organizations").id).toBe(t.org);
+    });
+
+    it.each(SPEC_INCLUDES)("accepts include=%s on A2, A3 and A4", async (include) => {
+      const ws = await createWorkspace(t.api, t.org, uniqueName());
+      for (const path of [`${base}?include=${include}`, `${base}/${ws.attributes.name}?include=${include}`, `/api/v2/workspaces/${ws.id}?include=${include}`]) {
+        const r = await t.api.get(path);
+        expect(r.status).toBe(200);
+        expect(Array.isArray(r.body.included)).toBe(true);
+      }
+    });
+
+    it("embeds the organization, project, locker and outputs of every listed workspace once", async () => {
+      const prefix = uniqueName("inc").replace(/-/g, "");
+      const a = await createWorkspace(t.api, t.org, `${prefix}-a`);
+      await createWorkspace(t.api, t.org, `${prefix}-b`);
+      await t.api.post(`/api/v2/workspaces/${a.id}/actions/lock`);
+      const state = Buffer.from(JSON.stringify({ version: 4, serial: 1, lineage: "l", outputs: { url: { value: "u", type: "string" } }, resources: [] })).toString("base64");
+      await t.api.post(`/api/v2/workspaces/${a.id}/state-versions`, { data: { type: "state-versions", attributes: { serial: 1, md5: "m", state } } });
+      const r = await t.api.get(`${base}?search[name]=${prefix}&include=organization,project,locked_by,outputs`);
+      expect(r.status).toBe(200);
+      expect(r.body.data).toHaveLength(2);
+      const types = r.body.included.map((i: { type: string }) => i.type).sort();
+      expect(types).toEqual(["organizations", "projects", "users", "workspace-outputs"]);
+      const output = r.body.included.find((i: { type: string }) => i.type === "workspace-outputs");
+      expect(r.body.data[0].relationships.outputs.data).toEqual([{ id: output.id, type: "workspace-outputs" }]);
     });
 
     it("refuses an unknown include value with 400", async () => {
@@ -534,6 +575,17 @@ describe.each(EDITIONS)("workspaces in the %s edition", (edition) => {
       expect(show.body.data.attributes.description).toBe("keep");
     });
 
+    it("refuses a new name outside the charset on update by id (A5) and by name (A6), changing nothing", async () => {
+      const name = uniqueName();
+      const ws = await createWorkspace(t.api, t.org, name);
+      const byId = await t.api.patch(`/api/v2/workspaces/${ws.id}`, { data: { type: "workspaces", attributes: { name: "bad name", description: "x" } } });
+      const byName = await t.api.patch(`${base}/${name}`, { data: { type: "workspaces", attributes: { name: "bad/name" } } });
+      expect([byId.status, byName.status]).toEqual([422, 422]);
+      expect(byId.body.errors[0].source).toEqual({ pointer: "/data/attributes/name" });
+      expect(byName.body.errors[0].source).toEqual({ pointer: "/data/attributes/name" });
+      expect((await t.api.get(`/api/v2/workspaces/${ws.id}`)).body.data).toEqual(ws);
+    });
+
     it("answers 404 when updating an unknown workspace", async () => {
       const r = await t.api.patch("/api/v2/workspaces/ws-doesnotexist0000", { data: { type: "workspaces", attributes: {} } });
       expect(r.status).toBe(404);
@@ -582,15 +634,26 @@ describe.each(EDITIONS)("workspaces in the %s edition", (edition) => {
       expect((await t.api.delete(`/api/v2/workspaces/${a.id}`)).status).toBe(404);
     });
 
-    it("answers 403 to a workspace admin who may not force delete", async () => {
+    it("answers 403 to a workspace admin who may not force delete, by id (A9) and by name (A10)", async () => {
       const ws = await createWorkspace(t.api, t.org, uniqueName());
       const admin = t.clientFor({ kind: "team", access: "admin" });
+      const forbidden = {
+        errors: [{ status: "403", title: "forbidden", detail: "Not authorized to perform a force delete on the workspace" }],
+      };
       const r = await admin.delete(`/api/v2/workspaces/${ws.id}`);
       expect(r.status).toBe(403);
-      expect(r.body).toEqual({
-        errors: [{ status: "403", title: "forbidden", detail: "Not authorized to perform a force delete on the workspace" }],
-      });
+      expect(r.body).toEqual(forbidden);
+      const byName = await admin.delete(`${base}/${ws.attributes.name}`);
+      expect(byName.status).toBe(403);
+      expect(byName.body).toEqual(forbidden);
       expect((await t.api.get(`/api/v2/workspaces/${ws.id}`)).status).toBe(200);
+    });
+
+    it("force-deletes a workspace that manages resources without checking them", async () => {
+      const ws = await createWorkspace(t.api, t.org, uniqueName());
+      await t.api.post(`/api/v2/workspaces/${ws.id}/state-versions`, { data: { type: "state-versions", attributes: { serial: 1, "resource-count": 2 } } });
+      expect((await t.api.delete(`${base}/${ws.attributes.name}`)).status).toBe(204);
+      expect((await t.api.get(`/api/v2/workspaces/${ws.id}`)).status).toBe(404);
     });
   });
 

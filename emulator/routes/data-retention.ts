@@ -1,6 +1,6 @@
 /**
- * C11–C13: data retention policies (self-managed edition only; 404 in the hosted edition), plus the
- * organization default policy the workspace falls back to.
+ * C11–C13: data retention policies, plus the organization default policy the workspace falls back
+ * to. The routes exist only in the self-managed edition; in the hosted one they are unknown (404).
  */
 import { isOwner } from "../auth";
 import { caller, type HandlerResult, type RequestContext, type RouteDef } from "../context";
@@ -15,10 +15,7 @@ const WS = "/api/v2/workspaces/:workspace_id/relationships/data-retention-policy
 const ORG = "/api/v2/organizations/:organization_name/relationships/data-retention-policy";
 const DELETE_OLDERS = "data-retention-policy-delete-olders";
 const DONT_DELETES = "data-retention-policy-dont-deletes";
-
-function requireSelfManaged(ctx: RequestContext): void {
-  if (ctx.app.edition !== "self-managed") throw errors.notFound();
-}
+const SELF_MANAGED = ["self-managed"] as const;
 
 /** Parses a policy document; accepts both `delete-older-than-n-days` and the documented camelCase. */
 function readPolicy(ctx: RequestContext, existing: DrpRecord | null): DrpRecord {
@@ -38,7 +35,6 @@ function readPolicy(ctx: RequestContext, existing: DrpRecord | null): DrpRecord 
 }
 
 function show(ctx: RequestContext): HandlerResult {
-  requireSelfManaged(ctx);
   const { ws } = visibleWorkspace(ctx);
   if (ws.dataRetentionPolicy) return { status: 200, body: { data: drpResource(ws.dataRetentionPolicy, { id: ws.id, type: "workspaces" }) } };
   const org = ctx.app.store.organizations.get(ws.organization);
@@ -47,7 +43,6 @@ function show(ctx: RequestContext): HandlerResult {
 }
 
 function set(ctx: RequestContext): HandlerResult {
-  requireSelfManaged(ctx);
   const ws = adminWorkspace(ctx);
   const policy = readPolicy(ctx, ws.dataRetentionPolicy);
   ctx.app.store.workspaces.put({ ...ws, dataRetentionPolicy: policy });
@@ -55,7 +50,6 @@ function set(ctx: RequestContext): HandlerResult {
 }
 
 function remove(ctx: RequestContext): HandlerResult {
-  requireSelfManaged(ctx);
   const ws = adminWorkspace(ctx);
   if (ws.dataRetentionPolicy) {
     ctx.app.store.workspaces.put({ ...ws, dataRetentionPolicy: null });
@@ -68,14 +62,12 @@ function remove(ctx: RequestContext): HandlerResult {
 }
 
 function showOrg(ctx: RequestContext): HandlerResult {
-  requireSelfManaged(ctx);
   const org = visibleOrganization(ctx, ctx.params["organization_name"] ?? "");
   if (!org.dataRetentionPolicy) throw errors.notFound();
   return { status: 200, body: { data: drpResource(org.dataRetentionPolicy, { id: org.id, type: "organizations" }) } };
 }
 
 function setOrg(ctx: RequestContext): HandlerResult {
-  requireSelfManaged(ctx);
   const org = visibleOrganization(ctx, ctx.params["organization_name"] ?? "");
   if (!isOwner(caller(ctx), org.id)) throw errors.notFound();
   const policy = readPolicy(ctx, org.dataRetentionPolicy);
@@ -84,7 +76,6 @@ function setOrg(ctx: RequestContext): HandlerResult {
 }
 
 function removeOrg(ctx: RequestContext): HandlerResult {
-  requireSelfManaged(ctx);
   const org = visibleOrganization(ctx, ctx.params["organization_name"] ?? "");
   if (!isOwner(caller(ctx), org.id) || !org.dataRetentionPolicy) throw errors.notFound();
   ctx.app.store.organizations.put({ ...org, dataRetentionPolicy: null });
@@ -92,12 +83,12 @@ function removeOrg(ctx: RequestContext): HandlerResult {
 }
 
 export const dataRetentionRoutes: RouteDef[] = [
-  { method: "GET", path: WS, handler: show },
-  { method: "POST", path: WS, handler: set },
-  { method: "PATCH", path: WS, handler: set },
-  { method: "DELETE", path: WS, handler: remove },
-  { method: "GET", path: ORG, handler: showOrg },
-  { method: "POST", path: ORG, handler: setOrg },
-  { method: "PATCH", path: ORG, handler: setOrg },
-  { method: "DELETE", path: ORG, handler: removeOrg },
+  { method: "GET", path: WS, handler: show, editions: SELF_MANAGED },
+  { method: "POST", path: WS, handler: set, editions: SELF_MANAGED },
+  { method: "PATCH", path: WS, handler: set, editions: SELF_MANAGED },
+  { method: "DELETE", path: WS, handler: remove, editions: SELF_MANAGED },
+  { method: "GET", path: ORG, handler: showOrg, editions: SELF_MANAGED },
+  { method: "POST", path: ORG, handler: setOrg, editions: SELF_MANAGED },
+  { method: "PATCH", path: ORG, handler: setOrg, editions: SELF_MANAGED },
+  { method: "DELETE", path: ORG, handler: removeOrg, editions: SELF_MANAGED },
 ];
