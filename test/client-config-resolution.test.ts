@@ -4,7 +4,9 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { configure, resetConfigForTests, resolveSettings, sharedClient, type ConfigSource } from "../provider/runtime/config";
+import {
+  DEFAULT_LIMITS, clientSettingsFor, configure, resetConfigForTests, resolveSettings, sharedClient, type ConfigSource,
+} from "../provider/runtime/config";
 
 let home: string;
 
@@ -82,6 +84,18 @@ describe("resolveSettings", () => {
     expect(resolveSettings({ HOME: home }).token).toBeUndefined();
   });
 
+  test("TFE_ADDRESS wins over TFE_HOSTNAME", () => {
+    expect(resolveSettings({ HOME: home, TFE_ADDRESS: "https://a.example.com", TFE_HOSTNAME: "b.example.com" }).address)
+      .toBe("https://a.example.com");
+  });
+
+  test("the credentials file entry of a host with a port is used for an address with that port", () => {
+    writeCredentials({ "tfe.example.com:8443": { token: "port-token" } });
+    expect(resolveSettings({ HOME: home, TFE_ADDRESS: "https://tfe.example.com:8443" })).toMatchObject({
+      address: "https://tfe.example.com:8443", token: "port-token", tokenSource: "credentials-file",
+    });
+  });
+
   test("an unknown edition is ignored so that it is detected from ping instead", () => {
     configure(source({ "wsbridge:edition": "enterprise" }));
     expect(resolveSettings({ HOME: home }).edition).toBeUndefined();
@@ -117,6 +131,50 @@ describe("sharedClient", () => {
       expect(sharedClient()).not.toBe(a);
     } finally {
       process.env = saved;
+    }
+  });
+});
+
+describe("the client's limits", () => {
+  test("unset, they keep the client's defaults: 30 s per attempt, 4 retries, a 2-minute budget", () => {
+    expect(DEFAULT_LIMITS).toEqual({ requestTimeoutMs: 30_000, maxRetries: 4, retryBudgetMs: 120_000 });
+    expect(clientSettingsFor(resolveSettings({ HOME: home }))).toEqual({ address: "https://app.terraform.io" });
+  });
+
+  test("stack config wins over the environment, key by key", () => {
+    configure(source({ "wsbridge:requestTimeoutMs": "5000", "wsbridge:maxRetries": "0" }));
+    const env = { HOME: home, WSBRIDGE_REQUEST_TIMEOUT_MS: "9000", WSBRIDGE_MAX_RETRIES: "7", WSBRIDGE_RETRY_BUDGET_MS: "60000" };
+    const settings = resolveSettings(env);
+    expect(settings).toEqual({ address: "https://app.terraform.io", requestTimeoutMs: 5000, maxRetries: 0, retryBudgetMs: 60_000 });
+    expect(clientSettingsFor(settings)).toEqual({
+      address: "https://app.terraform.io", timeoutMs: 5000, retry: { maxAttempts: 1, budgetMs: 60_000 },
+    });
+  });
+
+  test("surrounding spaces are ignored and the bounds themselves are accepted", () => {
+    const env = { HOME: home, WSBRIDGE_REQUEST_TIMEOUT_MS: " 3600000 ", WSBRIDGE_MAX_RETRIES: "50", WSBRIDGE_RETRY_BUDGET_MS: "0" };
+    expect(resolveSettings(env)).toMatchObject({ requestTimeoutMs: 3_600_000, maxRetries: 50, retryBudgetMs: 0 });
+  });
+
+  test("unusable values never throw; they are listed under the name the user wrote, with the rule", () => {
+    expect(() => configure(source({ "wsbridge:maxRetries": "lots", "wsbridge:requestTimeoutMs": "0" }))).not.toThrow();
+    const env = { HOME: home, WSBRIDGE_RETRY_BUDGET_MS: "-5", WSBRIDGE_MAX_RETRIES: "3" };
+    let settings: ReturnType<typeof resolveSettings> | undefined;
+    expect(() => { settings = resolveSettings(env); }).not.toThrow();
+    expect(settings).toEqual({
+      address: "https://app.terraform.io",
+      invalid: [
+        { key: "wsbridge:requestTimeoutMs", reason: 'must be a whole number of milliseconds from 1 to 3600000, got "0"' },
+        { key: "wsbridge:maxRetries", reason: 'must be a whole number from 0 to 50, got "lots"' },
+        { key: "WSBRIDGE_RETRY_BUDGET_MS", reason: 'must be a whole number of milliseconds from 0 to 3600000, got "-5"' },
+      ],
+    });
+    expect(clientSettingsFor(settings!).invalidSettings).toEqual(settings!.invalid);
+  });
+
+  test("fractions, exponents and values above the range are refused", () => {
+    for (const value of ["1.5", "1e3", "51", "30s"]) {
+      expect(resolveSettings({ HOME: home, WSBRIDGE_MAX_RETRIES: value }).invalid?.[0]?.key).toBe("WSBRIDGE_MAX_RETRIES");
     }
   });
 });

@@ -85,6 +85,23 @@ describe("429 Too Many Requests", () => {
   });
 });
 
+describe("the client-side limit is one bucket per address for the whole process", () => {
+  test("two clients of one address together stay under the limit that only one of them learned", async () => {
+    const ws = await client.createWorkspace(ORG, { name: uniqueName("rl-shared") });
+    emu.setFaults({ rateLimit: { limit: 30, windowMs: 1000 } });
+    const first = clientFor(emu, { rateLimit: { enabled: true } });
+    const second = clientFor(emu, { rateLimit: { enabled: true } });
+    await first.ping(); // only the first client has seen X-RateLimit-Limit: 30
+    emu.clearRequests();
+    // With a bucket per client, the second one would send its 22 at once on top of the first one's burst
+    // of 9, over 30 in the first window; one shared bucket paces all 45 together.
+    await Promise.all(Array.from({ length: 45 }, (_, i) => (i % 2 === 0 ? first : second).readWorkspace(ws.id)));
+    const log = attempts(emu, "GET", `/api/v2/workspaces/${ws.id}`);
+    expect(log).toHaveLength(45);
+    expect(log.filter((r) => r.status !== 200)).toEqual([]);
+  });
+});
+
 describe("5xx", () => {
   test("a read answered 503 twice is retried and succeeds on the third attempt", async () => {
     const ws = await client.createWorkspace(ORG, { name: uniqueName("5xx-read") });

@@ -9,17 +9,20 @@ import {
 } from "../provider/runtime/api";
 import { resetEditionCache } from "../provider/runtime/api/operations/ping";
 import {
-  BULK, ErrorRecorder, OAUTH_TOKEN_ID, PROJECT_ID, SSH_KEY_ID, attempts, clientFixtures, clientFor, uniqueName,
+  BULK, CLIENT_METHODS, ErrorRecorder, OAUTH_TOKEN_ID, PROJECT_ID, SSH_KEY_ID, attempts, clientFixtures, clientFor,
+  recordingCalls, uniqueName,
 } from "./support/client-emulator";
 
 let emu: RunningEmulator;
 let client: WsbridgeClient;
 const recorder = new ErrorRecorder();
 const ORG = "example-org";
+/** Methods called on the suite's clients; the last test checks that none was left out. */
+const called = new Set<string>();
 
 beforeAll(async () => {
   emu = await startEmulator({ fixtures: clientFixtures(), quiet: true });
-  client = clientFor(emu);
+  client = recordingCalls(clientFor(emu), called);
 });
 
 afterAll(async () => {
@@ -344,7 +347,7 @@ describe("C11–C13. data retention on the self-managed edition", () => {
       edition: "self-managed", quiet: true,
       fixtures: { organizations: [{ name: "example-org", dataRetentionPolicy: { kind: "delete-older", deleteOlderThanNDays: 90 } }] },
     });
-    sm = clientFor(tfe);
+    sm = recordingCalls(clientFor(tfe), called);
   });
   afterAll(async () => {
     await tfe.close();
@@ -412,5 +415,18 @@ describe("D. module version deprecation and registry reads", () => {
     const e = await recorder.failure(client.readRegistryModuleVersion({ ...registryRef, version: "9.9.9" }));
     expect(e).toBeInstanceOf(NotFoundError);
     expect(e.message).toContain("GET /api/registry/v1/modules/example-org/vpc/aws/9.9.9 failed with 404");
+  });
+});
+
+describe("coverage of the client's surface", () => {
+  test("the client has one method per endpoint A1–D4, plus ping and edition", () => {
+    const publicMethods = Object.getOwnPropertyNames(WsbridgeClient.prototype)
+      .filter((name) => name !== "constructor" && name !== "editionSource");
+    expect(publicMethods.sort()).toEqual([...CLIENT_METHODS].sort());
+  });
+
+  // Declared last, so it runs after every other test of this file.
+  test("every client method was called against the emulator by this suite", () => {
+    expect(CLIENT_METHODS.filter((name) => !called.has(name))).toEqual([]);
   });
 });

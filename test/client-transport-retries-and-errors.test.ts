@@ -53,6 +53,29 @@ describe("requests", () => {
     expect(headers["user-agent"]).toMatch(/^pulumi-wsbridge\/0\.1\.0 \(node v\d+/);
   });
 
+  test("clients of one address share one keep-alive connection pool", async () => {
+    const first = await serve(() => ({ status: 200, body: wsDoc() }));
+    const second = new WsbridgeClient({ address: server!.url, token: TOKEN, retry: FAST_RETRY });
+    // undici frees a connection on the tick after the body ends; without this turn the next call may open
+    // a second one. With a pool per client, the second client would need a connection of its own.
+    const settle = () => new Promise((resolve) => setImmediate(resolve));
+    for (let i = 0; i < 3; i++) {
+      await first.readWorkspace("ws-1");
+      await settle();
+      await second.readWorkspace("ws-1");
+      await settle();
+    }
+    expect(server!.requests).toHaveLength(6);
+    expect(server!.connections()).toBe(1);
+  });
+
+  test("the User-Agent names this package's version from its package.json", async () => {
+    const client = await serve(() => ({ status: 200, body: wsDoc() }));
+    await client.readWorkspace("ws-1");
+    const { version } = require("../package.json") as { version: string };
+    expect(server!.requests[0]!.headers["user-agent"]).toBe(`pulumi-wsbridge/${version} (node ${process.version})`);
+  });
+
   test("a workspace response is mapped to the camelCase model", async () => {
     const client = await serve(() => ({ status: 200, body: wsDoc("ws-9", "nine") }));
     const ws = await client.readWorkspace("ws-9");

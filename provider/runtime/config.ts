@@ -9,13 +9,18 @@
  *      `TFE_ORGANIZATION`, and Terraform CLI's `TF_TOKEN_<host>`;
  *   4. the Terraform CLI credentials file (`~/.terraform.d/credentials.tfrc.json`) for the address's host.
  *
+ * The client's limits come from stack config, then the environment (no other source):
+ * `wsbridge:requestTimeoutMs` / `WSBRIDGE_REQUEST_TIMEOUT_MS`, `wsbridge:maxRetries` / `WSBRIDGE_MAX_RETRIES`,
+ * `wsbridge:retryBudgetMs` / `WSBRIDGE_RETRY_BUDGET_MS` (see LIMITS below for rules and defaults).
+ *
  * Nothing here throws: `check` calls resolveSettings during previews without credentials, and a missing
- * token is reported by the first request (MissingTokenError). Never log these settings.
+ * token or an unusable value is reported by the first request (MissingTokenError, InvalidConfigError).
+ * Never log these settings.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { WsbridgeClient, type Edition } from "./api";
+import { DEFAULT_RETRY_OPTIONS, DEFAULT_TIMEOUT_MS, WsbridgeClient, type ClientSettings, type Edition } from "./api";
 
 /** What Pulumi's dynamic ConfigureRequest.config offers. */
 export interface ConfigSource {
@@ -29,11 +34,29 @@ export interface ResolvedSettings {
   edition?: Edition;
   /** Where the token came from, for messages (never the token itself). */
   tokenSource?: "config" | "env" | "credentials-file";
+  /** Time allowed per attempt for the response headers, and again for the body (ms). */
+  requestTimeoutMs?: number;
+  /** Retries of a 5xx answer or a lost connection, for requests that are safe to repeat. */
+  maxRetries?: number;
+  /** Wall-clock budget of one call, all attempts and waits included (ms). */
+  retryBudgetMs?: number;
+  /** Settings whose value cannot be used, named as the user wrote them; the first request throws
+   * InvalidConfigError for the first one (so that configure and check never throw). */
+  invalid?: { key: string; reason: string }[];
 }
 
 export const DEFAULT_ADDRESS = "https://app.terraform.io";
 
-const KEYS = ["address", "token", "organization", "edition"] as const;
+/** The client's limits a Pulumi user can set: stack config key, environment variable, accepted range. */
+const LIMITS = {
+  requestTimeoutMs: { env: "WSBRIDGE_REQUEST_TIMEOUT_MS", min: 1, max: 3_600_000, unit: "milliseconds" },
+  maxRetries: { env: "WSBRIDGE_MAX_RETRIES", min: 0, max: 50, unit: "" },
+  retryBudgetMs: { env: "WSBRIDGE_RETRY_BUDGET_MS", min: 0, max: 3_600_000, unit: "milliseconds" },
+} as const;
+type LimitKey = keyof typeof LIMITS;
+const LIMIT_KEYS = Object.keys(LIMITS) as LimitKey[];
+
+const KEYS = ["address", "token", "organization", "edition", ...LIMIT_KEYS] as const;
 type Key = (typeof KEYS)[number];
 
 /** Stack config captured by `configure`; module scope, process memory only. */
@@ -98,6 +121,25 @@ function credentialsFileToken(env: NodeJS.ProcessEnv, host: string): string | un
   return typeof entry?.token === "string" ? nonEmpty(entry.token) : undefined;
 }
 
+/** Reads one limit: stack config, then its environment variable. A value that is present but unusable is
+ * reported (never silently replaced by the next source or the default). */
+function resolveLimit(key: LimitKey, env: NodeJS.ProcessEnv, settings: ResolvedSettings): void {
+  const rule = LIMITS[key];
+  const fromConfig = stackConfig[key];
+  const raw = fromConfig ?? nonEmpty(env[rule.env]);
+  if (raw === undefined) return;
+  const n = /^\d+$/.test(raw) ? Number(raw) : NaN;
+  if (Number.isSafeInteger(n) && n >= rule.min && n <= rule.max) {
+    settings[key] = n;
+    return;
+  }
+  const what = rule.unit === "" ? "a whole number" : `a whole number of ${rule.unit}`;
+  (settings.invalid ??= []).push({
+    key: fromConfig !== undefined ? `wsbridge:${key}` : rule.env,
+    reason: `must be ${what} from ${rule.min} to ${rule.max}, got "${raw}"`,
+  });
+}
+
 /** Resolves the settings in the documented order. Never throws. */
 export function resolveSettings(env: NodeJS.ProcessEnv = process.env): ResolvedSettings {
   const tfeHostname = nonEmpty(env["TFE_HOSTNAME"]);
@@ -129,22 +171,46 @@ export function resolveSettings(env: NodeJS.ProcessEnv = process.env): ResolvedS
   if (organization !== undefined) settings.organization = organization;
   const edition = parseEdition(stackConfig.edition) ?? parseEdition(nonEmpty(env["WSBRIDGE_EDITION"]));
   if (edition !== undefined) settings.edition = edition;
+  for (const key of LIMIT_KEYS) resolveLimit(key, env, settings);
   return settings;
 }
 
-/** One client per (address, token, edition) per process, so pools, limiter and caches are shared. */
+/** What the client is built from. Unset limits keep the client's defaults (DEFAULT_TIMEOUT_MS,
+ * DEFAULT_RETRY_OPTIONS). */
+export function clientSettingsFor(s: ResolvedSettings): ClientSettings {
+  const retry: NonNullable<ClientSettings["retry"]> = {};
+  if (s.maxRetries !== undefined) retry.maxAttempts = s.maxRetries + 1;
+  if (s.retryBudgetMs !== undefined) retry.budgetMs = s.retryBudgetMs;
+  return {
+    address: s.address,
+    ...(s.token === undefined ? {} : { token: s.token }),
+    ...(s.edition === undefined ? {} : { edition: s.edition }),
+    ...(s.requestTimeoutMs === undefined ? {} : { timeoutMs: s.requestTimeoutMs }),
+    ...(Object.keys(retry).length === 0 ? {} : { retry }),
+    ...(s.invalid === undefined ? {} : { invalidSettings: s.invalid }),
+  };
+}
+
+/** The defaults, for documentation and tests. */
+export const DEFAULT_LIMITS: Readonly<Record<LimitKey, number>> = Object.freeze({
+  requestTimeoutMs: DEFAULT_TIMEOUT_MS,
+  maxRetries: DEFAULT_RETRY_OPTIONS.maxAttempts - 1,
+  retryBudgetMs: DEFAULT_RETRY_OPTIONS.budgetMs,
+});
+
+/** One client per resolved settings per process (pools, limiter and edition cache are per address and
+ * shared by all of them anyway). */
 const clients = new Map<string, WsbridgeClient>();
 
 export function sharedClient(): WsbridgeClient {
   const s = resolveSettings();
-  const key = `${s.address}\u0000${s.token ?? ""}\u0000${s.edition ?? ""}`;
+  const key = [
+    s.address, s.token ?? "", s.edition ?? "", s.requestTimeoutMs ?? "", s.maxRetries ?? "", s.retryBudgetMs ?? "",
+    JSON.stringify(s.invalid ?? []),
+  ].join("\u0000");
   let client = clients.get(key);
   if (!client) {
-    client = new WsbridgeClient({
-      address: s.address,
-      ...(s.token === undefined ? {} : { token: s.token }),
-      ...(s.edition === undefined ? {} : { edition: s.edition }),
-    });
+    client = new WsbridgeClient(clientSettingsFor(s));
     clients.set(key, client);
   }
   return client;

@@ -68,3 +68,30 @@ export function uniqueName(prefix: string): string {
   counter += 1;
   return `${prefix}-${process.pid}-${counter}`;
 }
+
+/** The client's public methods: ping, edition, then one per endpoint of the spec (A1–D4, B4 as two). */
+export const CLIENT_METHODS = [
+  "ping", "edition",
+  "createWorkspace", "listWorkspaces", "readWorkspaceByName", "readWorkspace", "updateWorkspace", "updateWorkspaceByName",
+  "safeDeleteWorkspace", "safeDeleteWorkspaceByName", "forceDeleteWorkspace", "forceDeleteWorkspaceByName",
+  "lockWorkspace", "unlockWorkspace", "forceUnlockWorkspace", "assignSshKey", "unassignSshKey",
+  "listRemoteStateConsumers", "addRemoteStateConsumers", "replaceRemoteStateConsumers", "removeRemoteStateConsumers",
+  "listTags", "addTags", "removeTags", "listTagBindings", "listEffectiveTagBindings", "addTagBindings",
+  "readDataRetentionPolicy", "setDataRetentionPolicy", "deleteDataRetentionPolicy",
+  "deprecateModuleVersion", "undeprecateModuleVersion", "readRegistryModuleVersion", "listRegistryModuleVersions",
+] as const;
+
+/** Wraps a client so that every method called on it is added to `called` (a suite then checks that it
+ * called them all against the emulator). */
+export function recordingCalls(client: WsbridgeClient, called: Set<string>): WsbridgeClient {
+  return new Proxy(client, {
+    get(target, prop, receiver) {
+      const value: unknown = Reflect.get(target, prop, receiver);
+      if (typeof value !== "function" || typeof prop !== "string") return value;
+      return (...args: unknown[]): unknown => {
+        called.add(prop);
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+}

@@ -22,6 +22,8 @@ export type Reply =
 export interface ScriptedServer {
   url: string;
   requests: LoggedRequest[];
+  /** TCP connections accepted so far (keep-alive reuse shows as fewer connections than requests). */
+  connections(): number;
   close(): Promise<void>;
 }
 
@@ -46,11 +48,14 @@ export async function startScriptedServer(
       res.end(body);
     });
   });
+  let connections = 0;
+  server.on("connection", () => { connections += 1; });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    connections: () => connections,
     close: () => new Promise<void>((resolve) => {
       for (const res of hanging) res.destroy();
       server.closeAllConnections();

@@ -21,6 +21,7 @@ export const ErrorCodes = {
   transport: "WSB_TRANSPORT",
   outcomeUnknown: "WSB_OUTCOME_UNKNOWN",
   responseShape: "WSB_RESPONSE_SHAPE",
+  requestShape: "WSB_REQUEST_SHAPE",
   missingToken: "WSB_MISSING_TOKEN",
   invalidOptions: "WSB_INVALID_OPTIONS",
   invalidConfig: "WSB_INVALID_CONFIG",
@@ -268,6 +269,28 @@ export class ResponseShapeError extends ApiError {
 
 // ---------------------------------------------------------------------------------------------------
 // Errors raised before any request
+
+/** A request document that does not match its schema; it was NOT sent. Names the endpoint and the
+ * offending fields of the body (e.g. `data.attributes.auto-apply`). The option validators catch the
+ * documented rules with friendlier words first; this is the last check, for what slips past them
+ * (wrong types from untyped callers, a builder bug). */
+export class RequestShapeError extends WsbridgeError {
+  readonly method: string;
+  readonly path: string;
+  /** Dotted paths of the offending fields of the request document. */
+  readonly fields: readonly string[];
+  constructor(ctx: RequestContext, issues: { path: string; message: string }[]) {
+    const list = issues.slice(0, 5).map((i) => `${i.path || "(document)"}: ${i.message}`).join("; ");
+    super(
+      ErrorCodes.requestShape,
+      `${ctx.method} ${ctx.path} was not sent: its request document is invalid: ${list}` +
+        (issues.length > 5 ? ` (and ${issues.length - 5} more)` : ""),
+    );
+    this.method = ctx.method;
+    this.path = ctx.path;
+    this.fields = issues.map((i) => i.path);
+  }
+}
 
 /** No token was found anywhere; thrown by the first request, never by `configure`. */
 export class MissingTokenError extends WsbridgeError {

@@ -3,10 +3,10 @@
  * mapping and response parsing. Operations (operations/*.ts) only describe requests and map results.
  */
 import type { z } from "zod";
-import { issuePath } from "./documents/common";
+import { issuePath, type RequestDocument } from "./documents/common";
 import {
-  InvalidConfigError, MissingTokenError, OutcomeUnknownError, ResponseShapeError, TransportError, errorForResponse, parseErrorDocument,
-  registerSecret, type RequestContext,
+  InvalidConfigError, MissingTokenError, OutcomeUnknownError, RequestShapeError, ResponseShapeError, TransportError, errorForResponse,
+  parseErrorDocument, registerSecret, type RequestContext,
 } from "./errors";
 import { observeLimit, reserve, type RateLimitOptions } from "./rate-limiter";
 import { decideRetry, resolveRetryOptions, retryAfterFromHeaders, sleep, type RequestTraits, type RetryOptions } from "./retry";
@@ -33,6 +33,10 @@ export interface ClientSettings {
   userAgent?: string;
   /** Client-side rate limit derived from `X-RateLimit-Limit`; on by default. */
   rateLimit?: RateLimitOptions;
+  /** Settings (stack config, environment) whose value could not be used, named as the user wrote them.
+   * The first request throws InvalidConfigError for the first one: a bad value, like a missing token,
+   * must not break `configure` or a preview's `check`. */
+  invalidSettings?: readonly { key: string; reason: string }[];
 }
 
 /** Describes one request; the path is already escaped. */
@@ -40,7 +44,8 @@ export interface RequestSpec {
   method: HttpMethod;
   path: string;
   query?: Record<string, string | number | undefined>;
-  body?: unknown;
+  /** The body and its schema (documents/*): validated before anything is sent. */
+  body?: RequestDocument;
   /** Default: true for GET and DELETE, false for POST and PATCH. */
   idempotent?: boolean;
   /** Unlock only: retry 503 for `retry.unlockRetryPeriodMs`. */
@@ -103,6 +108,7 @@ export class Requester {
   private readonly userAgent: string;
 
   private readonly addressProblem: string | undefined;
+  private readonly invalidSetting: { key: string; reason: string } | undefined;
 
   constructor(settings: ClientSettings) {
     const parsed = parseAddress(settings.address);
@@ -124,17 +130,19 @@ export class Requester {
     this.retry = resolveRetryOptions(settings.retry);
     this.rateLimit = settings.rateLimit;
     this.userAgent = settings.userAgent ?? defaultUserAgent();
+    this.invalidSetting = settings.invalidSettings?.[0];
   }
 
   /** Sends the request with retries; resolves with a 2xx answer or throws an ApiError subclass. */
   async request(spec: RequestSpec): Promise<ApiResponse> {
     if (this.addressProblem !== undefined) throw new InvalidConfigError("address", this.addressProblem);
+    if (this.invalidSetting !== undefined) throw new InvalidConfigError(this.invalidSetting.key, this.invalidSetting.reason);
     const token = tokens.get(this);
     if (token === undefined && !spec.tokenOptional) throw new MissingTokenError(this.address);
     const path = this.basePath + withQuery(spec.path, spec.query);
     const ctx: RequestContext = { method: spec.method, path };
+    const body = spec.body === undefined ? undefined : serializeBody(ctx, spec.body);
     const headers = this.headersFor(spec.plainJson === true, token);
-    const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
     const traits: RequestTraits = { idempotent: spec.idempotent ?? IDEMPOTENT_METHODS[spec.method] };
     if (spec.retryUnavailable) traits.retry503ForMs = this.retry.unlockRetryPeriodMs;
 
@@ -221,6 +229,16 @@ export class Requester {
     }
     return { status: res.status, body, context, headers: res.headers };
   }
+}
+
+/** Validates a request document against its schema and serializes it; a mismatch is a RequestShapeError
+ * naming the fields, and nothing is sent. */
+function serializeBody(ctx: RequestContext, doc: RequestDocument): string {
+  const result = doc.schema.safeParse(doc.value);
+  if (!result.success) {
+    throw new RequestShapeError(ctx, result.error.issues.map((i) => ({ path: issuePath(i.path), message: i.message })));
+  }
+  return JSON.stringify(doc.value);
 }
 
 function safeJson(text: string): unknown {

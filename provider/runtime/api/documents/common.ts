@@ -102,7 +102,22 @@ export function lastSegment(link: string | null | undefined): string | null {
   return segment ? decodeURIComponent(segment) : null;
 }
 
-/** Sets `target[key] = value` only when value is not undefined (undefined = omit from the request). */
-export function put(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (value !== undefined) target[key] = value;
+
+// ---------------------------------------------------------------------------------------------------
+// Request documents
+
+/** A request body together with the schema it must satisfy. The Requester validates it before sending,
+ * so a malformed body is an error (RequestShapeError) that never reaches the server. */
+export interface RequestDocument {
+  readonly schema: z.ZodType;
+  readonly value: unknown;
 }
+
+/** Pairs a body with its schema; the value is also checked against the schema's type at compile time.
+ * Keys whose value is undefined are dropped by JSON.stringify (undefined = omit from the request). */
+export function requestDocument<S extends z.ZodType>(schema: S, value: z.input<S>): RequestDocument {
+  return { schema, value };
+}
+
+/** Non-empty, no slash, no whitespace: what an id or name inside a body must look like. */
+export const bodyId = z.string().regex(/^[^/\s]+$/, "must be a non-empty id without \"/\" or whitespace");

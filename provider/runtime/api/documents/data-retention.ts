@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { InvalidOptionsError } from "../errors";
+import { requestDocument, type RequestDocument } from "./common";
 
 const DELETE_OLDERS = "data-retention-policy-delete-olders";
 const DONT_DELETES = "data-retention-policy-dont-deletes";
@@ -58,8 +59,20 @@ export function validateDataRetentionPolicyInput(operation: string, input: DataR
   }
 }
 
-/** `{ data: { type, attributes? } }` in kebab-case (what go-tfe sends and the service accepts). */
-export function dataRetentionPolicyBody(input: DataRetentionPolicyInput): { data: Record<string, unknown> } {
-  if (input.kind === "dont-delete") return { data: { type: DONT_DELETES, attributes: {} } };
-  return { data: { type: DELETE_OLDERS, attributes: { "delete-older-than-n-days": input.deleteOlderThanNDays } } };
+/** C12 request document, one of the two kinds, in kebab-case (what go-tfe sends and the service accepts). */
+export const dataRetentionPolicyRequest = z.strictObject({
+  data: z.discriminatedUnion("type", [
+    z.strictObject({
+      type: z.literal(DELETE_OLDERS),
+      attributes: z.strictObject({ "delete-older-than-n-days": z.number().int().min(1) }),
+    }),
+    z.strictObject({ type: z.literal(DONT_DELETES), attributes: z.strictObject({}) }),
+  ]),
+});
+
+export function dataRetentionPolicyBody(input: DataRetentionPolicyInput): RequestDocument {
+  if (input.kind === "dont-delete") return requestDocument(dataRetentionPolicyRequest, { data: { type: DONT_DELETES, attributes: {} } });
+  return requestDocument(dataRetentionPolicyRequest, {
+    data: { type: DELETE_OLDERS, attributes: { "delete-older-than-n-days": input.deleteOlderThanNDays } },
+  });
 }

@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { InvalidOptionsError } from "../errors";
+import { requestDocument, type RequestDocument } from "./common";
 
 export const moduleVersionDocument = z.object({
   data: z.object({
@@ -63,10 +64,38 @@ export function validateDeprecation(operation: string, d: DeprecationInput): voi
   }
 }
 
-/** D1 body (`Deprecated`) or D2 body (`Undeprecated`). */
-export function deprecationBody(status: "Deprecated" | "Undeprecated", d?: DeprecationInput): { data: Record<string, unknown> } {
-  const deprecation: Record<string, unknown> = { "deprecated-status": status };
-  if (d?.reason !== undefined) deprecation["reason"] = d.reason;
-  if (d?.link !== undefined) deprecation["link"] = d.link;
-  return { data: { type: "module-versions", attributes: { deprecation } } };
+/** D1 request document: `Deprecated` with an optional reason and link (an absolute URL). */
+export const deprecateRequest = z.strictObject({
+  data: z.strictObject({
+    type: z.literal("module-versions"),
+    attributes: z.strictObject({
+      deprecation: z.strictObject({
+        "deprecated-status": z.literal("Deprecated"),
+        reason: z.string().optional(),
+        link: z.url().optional(),
+      }),
+    }),
+  }),
+});
+
+/** D2 request document: only the status. */
+export const undeprecateRequest = z.strictObject({
+  data: z.strictObject({
+    type: z.literal("module-versions"),
+    attributes: z.strictObject({ deprecation: z.strictObject({ "deprecated-status": z.literal("Undeprecated") }) }),
+  }),
+});
+
+/** D1 body. */
+export function deprecateBody(d: DeprecationInput): RequestDocument {
+  return requestDocument(deprecateRequest, {
+    data: { type: "module-versions", attributes: { deprecation: { "deprecated-status": "Deprecated", reason: d.reason, link: d.link } } },
+  });
+}
+
+/** D2 body. */
+export function undeprecateBody(): RequestDocument {
+  return requestDocument(undeprecateRequest, {
+    data: { type: "module-versions", attributes: { deprecation: { "deprecated-status": "Undeprecated" } } },
+  });
 }

@@ -6,7 +6,8 @@
  * `relationships.inherited-from.links.related` by the spec (research/api.md §8): both are read.
  */
 import { z } from "zod";
-import { lastSegment } from "./common";
+import { lastSegment, requestDocument, type RequestDocument } from "./common";
+import { tagBindingRequestResource, tagBindingResource as tagBindingRequestItem, type TagBindingInput } from "./workspaces";
 
 export const tagBindingResource = z.object({
   id: z.string(),
@@ -41,6 +42,13 @@ export const effectiveTagBindingResource = z.object({
 
 /** C9: `{ data: [effective-tag-bindings] }`. */
 export const effectiveTagBindingListDocument = z.object({ data: z.array(effectiveTagBindingResource) });
+
+/** C10 request document: at most 10 bindings (spec Limits). */
+export const tagBindingsRequest = z.strictObject({ data: z.array(tagBindingRequestResource).max(10) });
+
+export function tagBindingsBody(bindings: readonly TagBindingInput[]): RequestDocument {
+  return requestDocument(tagBindingsRequest, { data: bindings.map(tagBindingRequestItem) });
+}
 
 export interface TagBinding {
   id: string;

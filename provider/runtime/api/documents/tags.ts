@@ -3,7 +3,7 @@
  */
 import { z } from "zod";
 import { InvalidOptionsError } from "../errors";
-import { paginatedDocument } from "./common";
+import { bodyId, paginatedDocument, requestDocument, type RequestDocument } from "./common";
 
 export const tagResource = z.object({
   id: z.string(),
@@ -43,8 +43,9 @@ export function toTag(r: z.output<typeof tagResource>): Tag {
 /** A tag named by id (must exist) or by name (created on add if missing; ignored on remove if missing). */
 export type TagRef = { id: string } | { name: string };
 
+/** Same reading as validateTagRefs: an empty name does not make a reference "by name". */
 export function isTagByName(ref: TagRef): ref is { name: string } {
-  return "name" in ref && typeof ref.name === "string";
+  return "name" in ref && typeof ref.name === "string" && ref.name !== "";
 }
 
 export function validateTagRefs(operation: string, refs: readonly TagRef[]): void {
@@ -56,9 +57,17 @@ export function validateTagRefs(operation: string, refs: readonly TagRef[]): voi
   });
 }
 
+/** C6/C7 request document: each tag by id, or by name. */
+export const tagRefsRequest = z.strictObject({
+  data: z.array(z.union([
+    z.strictObject({ type: z.literal("tags"), id: bodyId }),
+    z.strictObject({ type: z.literal("tags"), attributes: z.strictObject({ name: z.string().min(1) }) }),
+  ])),
+});
+
 /** `{ data: [{ type: "tags", id } | { type: "tags", attributes: { name } }] }` */
-export function tagRefsBody(refs: readonly TagRef[]): { data: Record<string, unknown>[] } {
-  return {
-    data: refs.map((ref) => (isTagByName(ref) ? { type: "tags", attributes: { name: ref.name } } : { type: "tags", id: ref.id })),
-  };
+export function tagRefsBody(refs: readonly TagRef[]): RequestDocument {
+  return requestDocument(tagRefsRequest, {
+    data: refs.map((ref) => (isTagByName(ref) ? { type: "tags" as const, attributes: { name: ref.name } } : { type: "tags" as const, id: ref.id })),
+  });
 }

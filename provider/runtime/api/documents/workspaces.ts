@@ -9,8 +9,8 @@
 import { z } from "zod";
 import { InvalidOptionsError } from "../errors";
 import {
-  camelCase, includedResource, paginatedDocument, put, toIncluded, toManyRelationship, toOneRelationship,
-  type IncludedResource,
+  bodyId, camelCase, includedResource, paginatedDocument, requestDocument, toIncluded, toManyRelationship, toOneRelationship,
+  type IncludedResource, type RequestDocument,
 } from "./common";
 
 // ---------------------------------------------------------------------------------------------------
@@ -474,7 +474,8 @@ function validateWritable(operation: string, o: WorkspaceWritableOptions & { vcs
   if (hasPool && o.executionMode !== undefined && o.executionMode !== "agent") {
     throw new InvalidOptionsError(operation, "agentPoolId", `must not be given when executionMode is ${o.executionMode}`);
   }
-  if (o.autoDestroyActivityDuration) {
+  // null clears it; anything else, "" included, must be a duration.
+  if (o.autoDestroyActivityDuration !== undefined && o.autoDestroyActivityDuration !== null) {
     const m = DURATION.exec(o.autoDestroyActivityDuration);
     if (!m || Number(m[1]) === 0) {
       throw new InvalidOptionsError(operation, "autoDestroyActivityDuration", "must be 1 to 4 digits (greater than 0) followed by d or h, e.g. 14d");
@@ -510,66 +511,181 @@ export function validateUpdateOptions(operation: string, o: WorkspaceUpdateOptio
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Request bodies
+// Request documents (A1, A5, A6): schemas first, then the builders typed by them.
+// Strict objects: a key the spec does not list is a builder bug, refused before sending.
 
-function vcsRepoBody(v: VcsRepoOptions): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  put(out, "identifier", v.identifier);
-  put(out, "oauth-token-id", v.oauthTokenId);
-  put(out, "github-app-installation-id", v.githubAppInstallationId);
-  put(out, "branch", v.branch);
-  put(out, "ingress-submodules", v.ingressSubmodules);
-  put(out, "tags-regex", v.tagsRegex);
-  return out;
+const optionalBoolean = z.boolean().optional();
+const stringList = z.array(z.string()).optional();
+
+/** `{ type: "tag-bindings", attributes: { key, value? } }` (spec Limits: key ≤128, value ≤256). */
+export const tagBindingRequestResource = z.strictObject({
+  type: z.literal("tag-bindings"),
+  attributes: z.strictObject({ key: z.string().min(1).max(128), value: z.string().max(256).optional() }),
+});
+
+const vcsRepoRequest = z.strictObject({
+  identifier: z.string().min(1).optional(),
+  "oauth-token-id": z.string().min(1).optional(),
+  "github-app-installation-id": z.string().min(1).optional(),
+  branch: z.string().optional(),
+  "ingress-submodules": optionalBoolean,
+  "tags-regex": z.string().nullable().optional(),
+});
+
+/** Attributes writable on create and update. */
+const writableAttributes = {
+  "agent-pool-id": z.string().nullable().optional(),
+  "allow-destroy-plan": optionalBoolean,
+  "assessments-enabled": optionalBoolean,
+  "auto-apply": optionalBoolean,
+  "auto-apply-run-trigger": optionalBoolean,
+  "auto-destroy-at": z.string().nullable().optional(),
+  "auto-destroy-activity-duration": z.string().regex(/^\d{1,4}[dh]$/, "must be 1 to 4 digits followed by d or h").nullable().optional(),
+  description: z.string().nullable().optional(),
+  "execution-mode": z.enum(["remote", "local", "agent"]).optional(),
+  "file-triggers-enabled": optionalBoolean,
+  "global-remote-state": optionalBoolean,
+  operations: optionalBoolean,
+  "queue-all-runs": optionalBoolean,
+  "speculative-enabled": optionalBoolean,
+  "engine-version": z.string().min(1).optional(),
+  "terraform-version": z.string().min(1).optional(),
+  "trigger-patterns": stringList,
+  "trigger-prefixes": stringList,
+  "working-directory": z.string().nullable().optional(),
+  "setting-overwrites": z.strictObject({ "execution-mode": optionalBoolean, "agent-pool": optionalBoolean }).optional(),
+};
+
+const workspaceRelationshipsRequest = z.strictObject({
+  project: z.strictObject({ data: z.strictObject({ type: z.literal("projects"), id: bodyId }) }).optional(),
+  "tag-bindings": z.strictObject({ data: z.array(tagBindingRequestResource).max(10) }).optional(),
+});
+
+const workspaceName = z.string().regex(NAME, "may contain only letters, digits, - and _");
+
+/** A1 request document. */
+export const workspaceCreateRequest = z.strictObject({
+  data: z.strictObject({
+    type: z.literal("workspaces"),
+    attributes: z.strictObject({
+      name: workspaceName,
+      ...writableAttributes,
+      "source-name": z.string().optional(),
+      "source-url": z.string().optional(),
+      // On create: identifier and oauth-token-id are required; an app installation can only be set on update.
+      "vcs-repo": vcsRepoRequest.omit({ "github-app-installation-id": true })
+        .extend({ identifier: z.string().min(1), "oauth-token-id": z.string().min(1) }).optional(),
+    }),
+    relationships: workspaceRelationshipsRequest.optional(),
+  }),
+});
+
+/** A5/A6 request document: every attribute optional; `vcs-repo` null removes the repository. */
+export const workspaceUpdateRequest = z.strictObject({
+  data: z.strictObject({
+    type: z.literal("workspaces"),
+    attributes: z.strictObject({ name: workspaceName.optional(), ...writableAttributes, "vcs-repo": vcsRepoRequest.nullable().optional() }),
+    relationships: workspaceRelationshipsRequest.optional(),
+  }),
+});
+
+type VcsRepoRequest = z.input<typeof vcsRepoRequest>;
+type WritableAttributesRequest = Omit<z.input<typeof workspaceUpdateRequest>["data"]["attributes"], "name" | "vcs-repo">;
+type RelationshipsRequest = z.input<typeof workspaceRelationshipsRequest>;
+
+function vcsRepoBody(v: VcsRepoOptions): VcsRepoRequest {
+  return {
+    identifier: v.identifier,
+    "oauth-token-id": v.oauthTokenId,
+    "github-app-installation-id": v.githubAppInstallationId,
+    branch: v.branch,
+    "ingress-submodules": v.ingressSubmodules,
+    "tags-regex": v.tagsRegex,
+  };
 }
 
-/** `{ data: { type: "workspaces", attributes, relationships? } }` for A1, A5, A6. */
-export function workspaceBody(o: WorkspaceCreateOptions | WorkspaceUpdateOptions): { data: Record<string, unknown> } {
-  const attributes: Record<string, unknown> = {};
-  put(attributes, "name", o.name);
-  put(attributes, "agent-pool-id", o.agentPoolId);
-  put(attributes, "allow-destroy-plan", o.allowDestroyPlan);
-  put(attributes, "assessments-enabled", o.assessmentsEnabled);
-  put(attributes, "auto-apply", o.autoApply);
-  put(attributes, "auto-apply-run-trigger", o.autoApplyRunTrigger);
-  put(attributes, "auto-destroy-at", o.autoDestroyAt);
-  put(attributes, "auto-destroy-activity-duration", o.autoDestroyActivityDuration);
-  put(attributes, "description", o.description);
-  put(attributes, "execution-mode", o.executionMode);
-  put(attributes, "file-triggers-enabled", o.fileTriggersEnabled);
-  put(attributes, "global-remote-state", o.globalRemoteState);
-  put(attributes, "operations", o.operations);
-  put(attributes, "queue-all-runs", o.queueAllRuns);
-  put(attributes, "speculative-enabled", o.speculativeEnabled);
-  put(attributes, "engine-version", o.engineVersion);
-  put(attributes, "terraform-version", o.engineVersion);
-  put(attributes, "trigger-patterns", o.triggerPatterns);
-  put(attributes, "trigger-prefixes", o.triggerPrefixes);
-  put(attributes, "working-directory", o.workingDirectory);
-  if ("sourceName" in o) put(attributes, "source-name", o.sourceName);
-  if ("sourceUrl" in o) put(attributes, "source-url", o.sourceUrl);
-  if (o.settingOverwrites !== undefined) {
-    const so: Record<string, unknown> = {};
-    put(so, "execution-mode", o.settingOverwrites.executionMode);
-    put(so, "agent-pool", o.settingOverwrites.agentPool);
-    attributes["setting-overwrites"] = so;
-  }
-  if (o.vcsRepo !== undefined) attributes["vcs-repo"] = o.vcsRepo === null ? null : vcsRepoBody(o.vcsRepo);
+/** On create the options type has them optional; validateCreateOptions and the schema require them. */
+function createVcsRepoBody(v: VcsRepoOptions): Omit<VcsRepoRequest, "github-app-installation-id"> & { identifier: string; "oauth-token-id": string } {
+  return {
+    identifier: v.identifier ?? "",
+    "oauth-token-id": v.oauthTokenId ?? "",
+    branch: v.branch,
+    "ingress-submodules": v.ingressSubmodules,
+    "tags-regex": v.tagsRegex,
+  };
+}
 
-  const relationships: Record<string, unknown> = {};
-  if (o.projectId !== undefined) relationships["project"] = { data: { type: "projects", id: o.projectId } };
-  if (o.tagBindings !== undefined) relationships["tag-bindings"] = { data: o.tagBindings.map(tagBindingResource) };
+function writableBody(o: WorkspaceWritableOptions): WritableAttributesRequest {
+  return {
+    "agent-pool-id": o.agentPoolId,
+    "allow-destroy-plan": o.allowDestroyPlan,
+    "assessments-enabled": o.assessmentsEnabled,
+    "auto-apply": o.autoApply,
+    "auto-apply-run-trigger": o.autoApplyRunTrigger,
+    "auto-destroy-at": o.autoDestroyAt,
+    "auto-destroy-activity-duration": o.autoDestroyActivityDuration,
+    description: o.description,
+    "execution-mode": o.executionMode,
+    "file-triggers-enabled": o.fileTriggersEnabled,
+    "global-remote-state": o.globalRemoteState,
+    operations: o.operations,
+    "queue-all-runs": o.queueAllRuns,
+    "speculative-enabled": o.speculativeEnabled,
+    // The spec's name and the service's name of the same attribute (see the header comment).
+    "engine-version": o.engineVersion,
+    "terraform-version": o.engineVersion,
+    "trigger-patterns": o.triggerPatterns,
+    "trigger-prefixes": o.triggerPrefixes,
+    "working-directory": o.workingDirectory,
+    "setting-overwrites": o.settingOverwrites === undefined
+      ? undefined
+      : { "execution-mode": o.settingOverwrites.executionMode, "agent-pool": o.settingOverwrites.agentPool },
+  };
+}
 
-  const data: Record<string, unknown> = { type: "workspaces", attributes };
-  if (Object.keys(relationships).length > 0) data["relationships"] = relationships;
-  return { data };
+function relationshipsBody(o: WorkspaceWritableOptions): RelationshipsRequest | undefined {
+  if (o.projectId === undefined && o.tagBindings === undefined) return undefined;
+  return {
+    project: o.projectId === undefined ? undefined : { data: { type: "projects", id: o.projectId } },
+    "tag-bindings": o.tagBindings === undefined ? undefined : { data: o.tagBindings.map(tagBindingResource) },
+  };
+}
+
+/** A1: `{ data: { type: "workspaces", attributes, relationships? } }`. */
+export function workspaceCreateBody(o: WorkspaceCreateOptions): RequestDocument {
+  return requestDocument(workspaceCreateRequest, {
+    data: {
+      type: "workspaces",
+      attributes: {
+        name: o.name,
+        ...writableBody(o),
+        "source-name": o.sourceName,
+        "source-url": o.sourceUrl,
+        "vcs-repo": o.vcsRepo === undefined ? undefined : createVcsRepoBody(o.vcsRepo),
+      },
+      relationships: relationshipsBody(o),
+    },
+  });
+}
+
+/** A5, A6: same envelope, every attribute optional. */
+export function workspaceUpdateBody(o: WorkspaceUpdateOptions): RequestDocument {
+  return requestDocument(workspaceUpdateRequest, {
+    data: {
+      type: "workspaces",
+      attributes: {
+        name: o.name,
+        ...writableBody(o),
+        "vcs-repo": o.vcsRepo === undefined ? undefined : o.vcsRepo === null ? null : vcsRepoBody(o.vcsRepo),
+      },
+      relationships: relationshipsBody(o),
+    },
+  });
 }
 
 /** `{ type: "tag-bindings", attributes: { key, value? } }` */
-export function tagBindingResource(b: TagBindingInput): Record<string, unknown> {
-  const attributes: Record<string, unknown> = { key: b.key };
-  put(attributes, "value", b.value);
-  return { type: "tag-bindings", attributes };
+export function tagBindingResource(b: TagBindingInput): z.input<typeof tagBindingRequestResource> {
+  return { type: "tag-bindings", attributes: { key: b.key, value: b.value } };
 }
 
 // ---------------------------------------------------------------------------------------------------

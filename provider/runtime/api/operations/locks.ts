@@ -3,6 +3,7 @@
  * repeated (OutcomeUnknownError: read the workspace's `locked` to resolve). Unlock's 503 ("the latest
  * intermediate state version is not finalized") is retried for `retry.unlockRetryPeriodMs`.
  */
+import { lockBody } from "../documents/workspace-relations";
 import { toWorkspace, workspaceDocument, type Workspace } from "../documents/workspaces";
 import { seg, type Requester } from "../requester";
 import { requireId } from "./common";
@@ -13,7 +14,7 @@ const action = (workspaceId: string, name: string) => `/api/v2/workspaces/${seg(
 export async function lockWorkspace(core: Requester, workspaceId: string, reason?: string): Promise<Workspace> {
   requireId("lockWorkspace", "workspaceId", workspaceId);
   const res = await core.request({
-    method: "POST", path: action(workspaceId, "lock"), ...(reason === undefined ? {} : { body: { reason } }),
+    method: "POST", path: action(workspaceId, "lock"), ...(reason === undefined ? {} : { body: lockBody(reason) }),
   });
   return toWorkspace(core.parse(workspaceDocument, res).data);
 }

@@ -3,7 +3,7 @@
  * documented 500/503 failures are retried.
  */
 import {
-  deprecationBody, moduleVersionDocument, toModuleVersionDeprecation, validateDeprecation,
+  deprecateBody, moduleVersionDocument, undeprecateBody, toModuleVersionDeprecation, validateDeprecation,
   type DeprecationInput, type ModuleVersionDeprecation, type ModuleVersionRef,
 } from "../documents/module-versions";
 import { seg, type Requester } from "../requester";
@@ -22,13 +22,13 @@ function versionPath(operation: string, ref: ModuleVersionRef): string {
 export async function deprecateModuleVersion(core: Requester, ref: ModuleVersionRef, deprecation: DeprecationInput): Promise<ModuleVersionDeprecation> {
   const path = versionPath("deprecateModuleVersion", ref);
   validateDeprecation("deprecateModuleVersion", deprecation);
-  const res = await core.request({ method: "PATCH", path, body: deprecationBody("Deprecated", deprecation), idempotent: true });
+  const res = await core.request({ method: "PATCH", path, body: deprecateBody(deprecation), idempotent: true });
   return toModuleVersionDeprecation(core.parse(moduleVersionDocument, res));
 }
 
 /** D2. */
 export async function undeprecateModuleVersion(core: Requester, ref: ModuleVersionRef): Promise<void> {
   const path = versionPath("undeprecateModuleVersion", ref);
-  const res = await core.request({ method: "PATCH", path, body: deprecationBody("Undeprecated"), idempotent: true });
+  const res = await core.request({ method: "PATCH", path, body: undeprecateBody(), idempotent: true });
   core.parse(moduleVersionDocument, res);
 }

@@ -2,13 +2,13 @@
  * C1–C4. Remote state consumers: workspaces allowed to read this workspace's state. Adding a present
  * consumer and removing an absent one are ignored by the server, so all three writes are idempotent.
  */
+import { remoteStateConsumersBody as body } from "../documents/workspace-relations";
 import { toWorkspace, workspaceListDocument, type Workspace } from "../documents/workspaces";
 import { nextPageOf, MAX_PAGE_SIZE, paginate } from "../paginate";
 import { seg, type Requester } from "../requester";
 import { requireId, requireIdList } from "./common";
 
 const consumersPath = (workspaceId: string) => `/api/v2/workspaces/${seg(workspaceId)}/relationships/remote-state-consumers`;
-const body = (ids: string[]) => ({ data: ids.map((id) => ({ type: "workspaces", id })) });
 
 /** C1. Reads every page. */
 export function listRemoteStateConsumers(core: Requester, workspaceId: string): AsyncGenerator<Workspace, void, undefined> {

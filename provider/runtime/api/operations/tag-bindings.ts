@@ -3,10 +3,10 @@
  * the whole set goes through updateWorkspace({ tagBindings }).
  */
 import {
-  effectiveTagBindingListDocument, tagBindingListDocument, toEffectiveTagBinding, toTagBinding,
+  effectiveTagBindingListDocument, tagBindingListDocument, tagBindingsBody, toEffectiveTagBinding, toTagBinding,
   type EffectiveTagBinding, type TagBinding,
 } from "../documents/tag-bindings";
-import { tagBindingResource, validateTagBindings, type TagBindingInput } from "../documents/workspaces";
+import { validateTagBindings, type TagBindingInput } from "../documents/workspaces";
 import { seg, type Requester } from "../requester";
 import { requireId } from "./common";
 
@@ -32,7 +32,7 @@ export async function addTagBindings(core: Requester, workspaceId: string, bindi
   validateTagBindings("addTagBindings", "bindings", bindings);
   const res = await core.request({
     method: "PATCH", path: `${base(workspaceId)}/tag-bindings`, idempotent: true,
-    body: { data: bindings.map(tagBindingResource) },
+    body: tagBindingsBody(bindings),
   });
   return core.parse(tagBindingListDocument, res).data.map(toTagBinding);
 }

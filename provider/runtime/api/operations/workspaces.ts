@@ -2,7 +2,7 @@
  * A. Workspace CRUD (A1–A10). Each function: validate, build the path, request, map the result.
  */
 import {
-  listQuery, toWorkspace, validateCreateOptions, validateUpdateOptions, workspaceBody, workspaceDocument,
+  listQuery, toWorkspace, validateCreateOptions, validateUpdateOptions, workspaceCreateBody, workspaceDocument, workspaceUpdateBody,
   workspaceListDocument, type Workspace, type WorkspaceCreateOptions, type WorkspaceListOptions, type WorkspaceUpdateOptions,
 } from "../documents/workspaces";
 import { nextPageOf, pageSize, paginate } from "../paginate";
@@ -25,7 +25,7 @@ export async function createWorkspace(core: Requester, organization: string, opt
   requireId("createWorkspace", "organization", organization);
   validateCreateOptions(options);
   const res = await core.request({
-    method: "POST", path: `/api/v2/organizations/${seg(organization)}/workspaces`, body: workspaceBody(options),
+    method: "POST", path: `/api/v2/organizations/${seg(organization)}/workspaces`, body: workspaceCreateBody(options),
   });
   const doc = core.parse(workspaceDocument, res);
   return toWorkspace(doc.data, doc.included);
@@ -67,7 +67,7 @@ export async function readWorkspace(core: Requester, workspaceId: string, option
 export async function updateWorkspace(core: Requester, workspaceId: string, options: WorkspaceUpdateOptions): Promise<Workspace> {
   requireId("updateWorkspace", "workspaceId", workspaceId);
   validateUpdateOptions("updateWorkspace", options);
-  const res = await core.request({ method: "PATCH", path: byId(workspaceId), body: workspaceBody(options), idempotent: true });
+  const res = await core.request({ method: "PATCH", path: byId(workspaceId), body: workspaceUpdateBody(options), idempotent: true });
   return toWorkspace(core.parse(workspaceDocument, res).data);
 }
 
@@ -77,7 +77,7 @@ export async function updateWorkspaceByName(core: Requester, organization: strin
   requireId("updateWorkspaceByName", "name", name);
   validateUpdateOptions("updateWorkspaceByName", options);
   const renames = options.name !== undefined && options.name !== name;
-  const res = await core.request({ method: "PATCH", path: byName(organization, name), body: workspaceBody(options), idempotent: !renames });
+  const res = await core.request({ method: "PATCH", path: byName(organization, name), body: workspaceUpdateBody(options), idempotent: !renames });
   return toWorkspace(core.parse(workspaceDocument, res).data);
 }
 
