@@ -91,6 +91,17 @@ export type TokenKind = "owner" | "user" | "team" | "organization";
  * `organization` defaults to the default organization; an owner token for an organization that does
  * not exist yet creates that organization (with its default project).
  */
+/** What a team (and so its members' user tokens) may do on the organization's workspaces. */
+export interface TeamRights {
+  access: TeamAccess;
+  /** Restrict read/lock/admin to these workspaces (ids or names); default every workspace. */
+  workspaces?: string[];
+  /** Restrict read/lock/admin to workspaces of these projects (ids or names); default every project. */
+  projects?: string[];
+  /** Whether the team may manage private registry modules (deprecate versions). */
+  manageModules?: boolean;
+}
+
 export type TokenSpec =
   | {
       /** A user token of a member of the organization's owners team. */
@@ -101,32 +112,21 @@ export type TokenSpec =
       /** Use this token string instead of a random one. */
       token?: string;
     }
-  | {
+  | ({
       /** A team token: the team's rights on the organization's workspaces. */
       kind: "team";
       organization?: string;
       /** Team name; default "team-<n>". */
       team?: string;
-      access: TeamAccess;
-      /** Restrict read/lock/admin to these workspaces (ids or names); default every workspace. */
-      workspaces?: string[];
-      /** Restrict read/lock/admin to workspaces of these projects (ids or names); default every project. */
-      projects?: string[];
-      /** Whether the team may manage private registry modules (deprecate versions). */
-      manageModules?: boolean;
       token?: string;
-    }
-  | {
+    } & TeamRights)
+  | ({
       /** A user token of a member of a (new) team with the given rights. Locks are held by the user. */
       kind: "user";
       organization?: string;
       username?: string;
-      access: TeamAccess;
-      workspaces?: string[];
-      projects?: string[];
-      manageModules?: boolean;
       token?: string;
-    }
+    } & TeamRights)
   | {
       /** The organization token: creates and administers workspaces, cannot lock. */
       kind: "organization";
