@@ -12,6 +12,11 @@ const desired = { description: "VPCs and peering" };
 let emulator: RunningEmulator;
 let cli: PulumiCommand;
 let harness: HarnessStack;
+/** Everything the CLI printed in this file's operations, to prove the token never appears in logs. */
+let printed = "";
+const log = (text: string): void => {
+  printed += text;
+};
 
 beforeAll(async () => {
   cli = await pulumiCli();
@@ -84,13 +89,13 @@ function stepsOf(events: EngineEvent[]): Step[] {
 async function preview(): Promise<{ result: PreviewResult; steps: Step[]; mutating: string[] }> {
   const events: EngineEvent[] = [];
   emulator.clearRequests();
-  const result = await harness.stack.preview({ onEvent: (e) => events.push(e) });
+  const result = await harness.stack.preview({ onEvent: (e) => events.push(e), onOutput: log });
   const mutating = emulator.requests().filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`);
   return { result, steps: stepsOf(events), mutating };
 }
 
 test("up creates the workspace on the emulator", async () => {
-  const result = await harness.stack.up();
+  const result = await harness.stack.up({ onOutput: log });
   expect(result.summary.result).toBe("succeeded");
   expect(result.summary.resourceChanges).toEqual({ create: 2 });
   const live = await workspaceOnEmulator();
@@ -115,7 +120,7 @@ test("changing the description previews exactly one update of description, and u
   expect(steps).toEqual([{ op: "update", type: "pulumi-nodejs:dynamic/wsbridge:Workspace", changedInputs: ["description"] }]);
   expect(mutating).toEqual([]);
 
-  const up = await harness.stack.up();
+  const up = await harness.stack.up({ onOutput: log });
   expect(up.summary.resourceChanges).toEqual({ same: 1, update: 1 });
   expect((await workspaceOnEmulator()).description).toBe("VPCs, peering and transit gateways");
   expect(up.outputs.description?.value).toBe("VPCs, peering and transit gateways");
@@ -125,7 +130,7 @@ test("refresh finds a description changed directly on the emulator, and the next
   const live = await workspaceOnEmulator();
   await patchDescriptionOnEmulator(live.id ?? "", "edited in the UI");
 
-  const refresh = await harness.stack.refresh();
+  const refresh = await harness.stack.refresh({ onOutput: log });
   expect(refresh.summary.resourceChanges).toEqual({ same: 1, update: 1 });
   // Stack outputs belong to the program and change only on `up`; the resource's state is refreshed.
   expect((await workspaceState()).outputs.description).toBe("edited in the UI");
@@ -135,9 +140,14 @@ test("refresh finds a description changed directly on the emulator, and the next
 });
 
 test("destroy removes the workspace from the emulator", async () => {
-  const result = await harness.stack.destroy();
+  const result = await harness.stack.destroy({ onOutput: log });
   expect(result.summary.result).toBe("succeeded");
   expect((await workspaceOnEmulator()).status).toBe(404);
+});
+
+test("nothing the CLI printed contains the token", () => {
+  expect(printed).toContain("pulumi-nodejs:dynamic/wsbridge:Workspace"); // the logs really were captured
+  expect(printed).not.toContain(emulator.token);
 });
 
 test("nothing the stack stored contains the token", () => {
