@@ -203,6 +203,13 @@ function parseChecked(props: Props): CheckedWorkspaceInputs {
   return { ...parsed, organization: parsed.organization };
 }
 
+/** The server's own `self-html` link made absolute; built from org and name only if a server omits it. */
+function htmlUrlOf(workspace: Workspace): string {
+  const link = workspace.htmlUrl ??
+    `/app/${encodeURIComponent(workspace.organization)}/workspaces/${encodeURIComponent(workspace.name)}`;
+  return new URL(link, sharedClient().address).toString();
+}
+
 function outputsOf(workspace: Workspace, declared: CheckedWorkspaceInputs): WorkspaceOutputs {
   return {
     name: workspace.name,
@@ -217,8 +224,7 @@ function outputsOf(workspace: Workspace, declared: CheckedWorkspaceInputs): Work
     projectId: workspace.projectId,
     createdAt: workspace.createdAt,
     updatedAt: workspace.updatedAt,
-    htmlUrl: new URL(`/app/${encodeURIComponent(workspace.organization)}/workspaces/${encodeURIComponent(workspace.name)}`,
-      sharedClient().address).toString(),
+    htmlUrl: htmlUrlOf(workspace),
     __declaredInputs: OPTIONAL_INPUTS.filter((key) => declared[key] !== undefined),
   };
 }
