@@ -8,6 +8,7 @@ import {
 } from "../provider/runtime/api";
 import { resetRateLimits } from "../provider/runtime/api/rate-limiter";
 import { FAST_RETRY, startScriptedServer, workspaceResource, type Reply, type ScriptedServer } from "./support/client-server";
+import { failureOf } from "./support/failure";
 
 const TOKEN = "tok-DOCS.atlasv1.abcdefghijklmnop";
 const MODULE = { organization: "example-org", name: "vpc", provider: "aws", version: "1.0.0" };
@@ -22,14 +23,7 @@ async function serve(answer: (req: { method: string; url: string }) => Reply, ed
   });
 }
 
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (e) {
-    return e as Error;
-  }
-  throw new Error("expected the call to fail");
-}
+const failure = failureOf;
 
 afterEach(async () => {
   await server?.close();

@@ -9,6 +9,7 @@ import {
 } from "../provider/runtime/api";
 import { resetRateLimits } from "../provider/runtime/api/rate-limiter";
 import { FAST_RETRY, startScriptedServer, workspaceResource, type Reply, type ScriptedServer } from "./support/client-server";
+import { failureOf } from "./support/failure";
 
 const TOKEN = "tok-SECRET.atlasv1.abcdefghijklmnop";
 
@@ -26,14 +27,7 @@ const err = (status: number, title: string, detail?: string, pointer?: string) =
   body: { errors: [{ status: String(status), title, ...(detail ? { detail } : {}), ...(pointer ? { source: { pointer } } : {}) }] },
 });
 
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (e) {
-    return e;
-  }
-  throw new Error("expected the call to fail");
-}
+const failure = failureOf;
 
 afterEach(async () => {
   await server?.close();

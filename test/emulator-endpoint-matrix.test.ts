@@ -4,10 +4,8 @@
  * unknown target, and 400 / 415 / 422 for a malformed body. Every refused request must leave the
  * state exactly as it was.
  */
-import type { Edition } from "../emulator";
-import { createWorkspace, startTestEmulator, workspaceBody, type Doc, type TestEmulator } from "./support/emulator-http";
+import { createWorkspace, startTestEmulator, workspaceBody, type Doc, type TestEmulator, EDITIONS } from "./support/emulator-http";
 
-const EDITIONS: Edition[] = ["hosted", "self-managed"];
 
 /** What an endpoint's path and body point at. */
 interface Target {

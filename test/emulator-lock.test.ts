@@ -1,7 +1,5 @@
-import type { Edition } from "../emulator";
-import { createWorkspace, startTestEmulator, uniqueName, type Client, type TestEmulator } from "./support/emulator-http";
+import { createWorkspace, startTestEmulator, uniqueName, type Client, type TestEmulator, EDITIONS } from "./support/emulator-http";
 
-const EDITIONS: Edition[] = ["hosted", "self-managed"];
 
 describe.each(EDITIONS)("lock, unlock, force-unlock and SSH keys in the %s edition", (edition) => {
   let t: TestEmulator;

@@ -1,7 +1,6 @@
-import { DEPRECATION_REASON_SUFFIX, type Edition } from "../emulator";
-import { startTestEmulator, type TestEmulator } from "./support/emulator-http";
+import { DEPRECATION_REASON_SUFFIX } from "../emulator";
+import { startTestEmulator, type TestEmulator, EDITIONS } from "./support/emulator-http";
 
-const EDITIONS: Edition[] = ["hosted", "self-managed"];
 
 describe.each(EDITIONS)("module version deprecation (D1–D4) in the %s edition", (edition) => {
   let t: TestEmulator;

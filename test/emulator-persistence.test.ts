@@ -1,10 +1,8 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import type { Edition } from "../emulator";
-import { createWorkspace, startTestEmulator, uniqueName } from "./support/emulator-http";
+import { createWorkspace, startTestEmulator, uniqueName, EDITIONS } from "./support/emulator-http";
 
-const EDITIONS: Edition[] = ["hosted", "self-managed"];
 
 describe("persistence with a state file", () => {
   let dir: string;

@@ -1,7 +1,5 @@
-import type { Edition } from "../emulator";
-import { createWorkspace, startTestEmulator, uniqueName, type TestEmulator } from "./support/emulator-http";
+import { createWorkspace, startTestEmulator, uniqueName, type TestEmulator, EDITIONS } from "./support/emulator-http";
 
-const EDITIONS: Edition[] = ["hosted", "self-managed"];
 
 describe.each(EDITIONS)("remote state consumers (C1–C4) in the %s edition", (edition) => {
   let t: TestEmulator;

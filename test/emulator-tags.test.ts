@@ -1,7 +1,5 @@
-import type { Edition } from "../emulator";
-import { createWorkspace, startTestEmulator, TIMESTAMP, uniqueName, workspaceBody, type TestEmulator } from "./support/emulator-http";
+import { createWorkspace, startTestEmulator, TIMESTAMP, uniqueName, workspaceBody, type TestEmulator, EDITIONS } from "./support/emulator-http";
 
-const EDITIONS: Edition[] = ["hosted", "self-managed"];
 
 describe.each(EDITIONS)("flat tags and tag bindings in the %s edition", (edition) => {
   let t: TestEmulator;

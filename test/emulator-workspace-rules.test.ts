@@ -1,7 +1,6 @@
 import type { Edition } from "../emulator";
-import { createWorkspace, startTestEmulator, uniqueName, workspaceBody, type Doc, type TestEmulator } from "./support/emulator-http";
+import { createWorkspace, startTestEmulator, uniqueName, workspaceBody, type Doc, type TestEmulator, EDITIONS } from "./support/emulator-http";
 
-const EDITIONS: Edition[] = ["hosted", "self-managed"];
 
 describe.each(EDITIONS)("workspace rules and list queries in the %s edition", (edition) => {
   let t: TestEmulator;

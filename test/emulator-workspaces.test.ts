@@ -1,4 +1,3 @@
-import type { Edition } from "../emulator";
 import {
   createWorkspace,
   startTestEmulator,
@@ -6,10 +5,8 @@ import {
   uniqueName,
   WORKSPACE_ID,
   workspaceBody,
-  type TestEmulator,
-} from "./support/emulator-http";
+  type TestEmulator, EDITIONS } from "./support/emulator-http";
 
-const EDITIONS: Edition[] = ["hosted", "self-managed"];
 
 const RESPONSE_ATTRIBUTES = [
   "actions",

@@ -4,6 +4,7 @@
  */
 import { WsbridgeClient, type ClientSettings } from "../../provider/runtime/api";
 import type { Fixtures, RequestLogEntry, RunningEmulator } from "../../emulator";
+import { failureOf } from "./failure";
 
 /** Short waits so that retry tests stay fast; attempts are what the tests count. */
 export const TEST_RETRY: NonNullable<ClientSettings["retry"]> = {
@@ -51,14 +52,9 @@ export class ErrorRecorder {
   readonly messages: string[] = [];
 
   async failure(promise: Promise<unknown>): Promise<Error> {
-    try {
-      await promise;
-    } catch (e) {
-      const err = e as Error;
-      this.messages.push(String(err.message), String(err.stack));
-      return err;
-    }
-    throw new Error("expected the call to fail");
+    const err = await failureOf(promise);
+    this.messages.push(String(err.message), String(err.stack));
+    return err;
   }
 }
 

@@ -3,7 +3,7 @@
  * client that returns status, headers and the parsed body.
  */
 import { Pool } from "undici";
-import { startEmulator, type EmulatorOptions, type RunningEmulator, type TokenSpec } from "../../emulator";
+import { startEmulator, type Edition, type EmulatorOptions, type RunningEmulator, type TokenSpec } from "../../emulator";
 
 /** Response documents are asserted structurally in tests, so they are loosely typed here on purpose. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -74,6 +74,9 @@ export class Client {
     return this.request("DELETE", path, { ...opts, body });
   }
 }
+
+/** Both editions: contract tests run every endpoint group in each. */
+export const EDITIONS: Edition[] = ["hosted", "self-managed"];
 
 export interface TestEmulator {
   emu: RunningEmulator;
