@@ -1,7 +1,7 @@
 // Workspace lifecycle: check, diff, create, read, update, delete.
 // Shape shared by every kind: validate → build the request → call the client → map to outputs.
 import { workspaceInputsSchema, type WorkspaceInputs } from "../../schemas/workspace";
-import { ConflictError, ForbiddenError, NotFoundError, OutcomeUnknownError, type Workspace } from "../api";
+import { ConflictError, ForbiddenError, NotFoundError, OutcomeUnknownError, type Workspace, type WsbridgeClient } from "../api";
 import { resolveSettings, sharedClient } from "../config";
 import {
   isUnknown,
@@ -93,7 +93,7 @@ export async function create(inputs: Props): Promise<{ id: string; outs: Workspa
   const client = sharedClient();
   const { organization, name } = declared;
   // Refuse to touch a workspace we did not create: adopting an existing one must be explicit.
-  if (await findByName(organization, name)) {
+  if (await findByName(client, organization, name)) {
     throw new Error(
       `${KIND} "${organization}/${name}" already exists and is not managed by this stack; ` +
         "choose another name, or delete or rename the existing workspace first",
@@ -106,15 +106,15 @@ export async function create(inputs: Props): Promise<{ id: string; outs: Workspa
   } catch (error) {
     if (!(error instanceof OutcomeUnknownError)) throw error;
     // The POST may have been applied: look before trying again, so the workspace is never duplicated.
-    const found = await findByName(organization, name);
+    const found = await findByName(client, organization, name);
     workspace = found ?? (await client.createWorkspace(organization, options));
   }
-  return { id: workspace.id, outs: outputsOf(workspace, declared) };
+  return { id: workspace.id, outs: outputsOf(workspace, declared, client.address) };
 }
 
-async function findByName(organization: string, name: string): Promise<Workspace | undefined> {
+async function findByName(client: WsbridgeClient, organization: string, name: string): Promise<Workspace | undefined> {
   try {
-    return await sharedClient().readWorkspaceByName(organization, name);
+    return await client.readWorkspaceByName(organization, name);
   } catch (error) {
     if (error instanceof NotFoundError) return undefined;
     throw error;
@@ -125,9 +125,10 @@ async function findByName(organization: string, name: string): Promise<Workspace
 
 export async function read(id: string, props: Props | undefined): Promise<{ id: string; props?: WorkspaceOutputs; inputs?: Props }> {
   const previous = withoutProvider(props);
+  const client = sharedClient();
   let workspace: Workspace;
   try {
-    workspace = await sharedClient().readWorkspace(id);
+    workspace = await client.readWorkspace(id);
   } catch (error) {
     if (error instanceof NotFoundError) return { id: "" };
     throw error;
@@ -139,7 +140,7 @@ export async function read(id: string, props: Props | undefined): Promise<{ id: 
     ...(declared.has("description") && { description: workspace.description ?? "" }),
     ...(declared.has("forceDelete") && { forceDelete: previous.forceDelete === true }),
   };
-  return { id: workspace.id, props: outputsOf(workspace, live), inputs: { ...live } };
+  return { id: workspace.id, props: outputsOf(workspace, live, client.address), inputs: { ...live } };
 }
 
 function declaredInputsOf(state: Props): Set<OptionalInput> {
@@ -164,7 +165,7 @@ export async function update(id: string, olds: Props, news: Props): Promise<{ ou
   const workspace = Object.keys(changes).length > 0
     ? await client.updateWorkspace(id, changes)
     : await client.readWorkspace(id);
-  return { outs: outputsOf(workspace, declared) };
+  return { outs: outputsOf(workspace, declared, client.address) };
 }
 
 // ---- delete ---------------------------------------------------------------------------------
@@ -203,14 +204,14 @@ function parseChecked(props: Props): CheckedWorkspaceInputs {
   return { ...parsed, organization: parsed.organization };
 }
 
-/** The server's own `self-html` link made absolute; built from org and name only if a server omits it. */
-function htmlUrlOf(workspace: Workspace): string {
+/** The server's own `self-html` link made absolute against the API address; built from org and name only if a server omits it. */
+function htmlUrlOf(workspace: Workspace, address: string): string {
   const link = workspace.htmlUrl ??
     `/app/${encodeURIComponent(workspace.organization)}/workspaces/${encodeURIComponent(workspace.name)}`;
-  return new URL(link, sharedClient().address).toString();
+  return new URL(link, address).toString();
 }
 
-function outputsOf(workspace: Workspace, declared: CheckedWorkspaceInputs): WorkspaceOutputs {
+function outputsOf(workspace: Workspace, declared: CheckedWorkspaceInputs, address: string): WorkspaceOutputs {
   return {
     name: workspace.name,
     organization: workspace.organization,
@@ -224,7 +225,7 @@ function outputsOf(workspace: Workspace, declared: CheckedWorkspaceInputs): Work
     projectId: workspace.projectId,
     createdAt: workspace.createdAt,
     updatedAt: workspace.updatedAt,
-    htmlUrl: htmlUrlOf(workspace),
+    htmlUrl: htmlUrlOf(workspace, address),
     __declaredInputs: OPTIONAL_INPUTS.filter((key) => declared[key] !== undefined),
   };
 }
