@@ -10,6 +10,8 @@ import {
 import { resetRateLimits } from "../provider/runtime/api/rate-limiter";
 import { FAST_RETRY, startScriptedServer, workspaceResource, type Reply, type ScriptedServer } from "./support/client-server";
 import { failureOf } from "./support/failure";
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
 
 const TOKEN = "tok-SECRET.atlasv1.abcdefghijklmnop";
 
@@ -106,6 +108,55 @@ describe("requests", () => {
       "/api/v2/organizations/%C3%BCn%C3%AF-org/workspaces?search%5Bname%5D=a+b&filter%5Btagged%5D%5B0%5D%5Bkey%5D=env" +
         "&filter%5Btagged%5D%5B0%5D%5Bvalue%5D=prod&page%5Bnumber%5D=1&page%5Bsize%5D=100",
     );
+  });
+});
+
+describe("response bodies", () => {
+  let raw: http.Server | undefined;
+  afterEach(async () => {
+    await closeAllPools();
+    raw?.closeAllConnections();
+    await new Promise((resolve) => (raw ? raw.close(resolve) : resolve(undefined)));
+    raw = undefined;
+  });
+
+  /** A server that writes each response as the given byte pieces, 10 ms apart so that each reaches the
+   * client as a chunk of its own (pacing only; nothing measures time). */
+  async function servePieces(pieces: (i: number) => { buffers: Buffer[]; length: number; thenDrop?: boolean }): Promise<{ client: WsbridgeClient; count: () => number }> {
+    let count = 0;
+    raw = http.createServer((_req, res) => {
+      const { buffers, length, thenDrop } = pieces(count++);
+      res.writeHead(200, { "content-type": "application/vnd.api+json", "content-length": String(length) });
+      let k = 0;
+      const next = () => {
+        const b = buffers[k++];
+        if (b === undefined) return thenDrop ? res.socket?.destroy() : res.end();
+        res.write(b);
+        setTimeout(next, 10);
+      };
+      next();
+    });
+    await new Promise<void>((resolve) => raw!.listen(0, "127.0.0.1", resolve));
+    const { port } = raw.address() as AddressInfo;
+    return { client: new WsbridgeClient({ address: `http://127.0.0.1:${port}`, token: TOKEN, retry: FAST_RETRY, timeoutMs: 2_000 }), count: () => count };
+  }
+
+  test("a body that arrives in many pieces, a multi-byte character split between two, is read whole", async () => {
+    const body = Buffer.from(JSON.stringify({ data: workspaceResource("ws-1", "één-ünïcode") }));
+    const { client } = await servePieces(() => {
+      const cut = body.indexOf(Buffer.from("é")) + 1; // inside the two bytes of "é"
+      return { buffers: [body.subarray(0, cut), body.subarray(cut, cut + 7), body.subarray(cut + 7)], length: body.length };
+    });
+    expect((await client.readWorkspace("ws-1")).name).toBe("één-ünïcode");
+  });
+
+  test("a body cut off before its declared length is a lost connection: retried for a GET, never parsed half", async () => {
+    const body = Buffer.from(JSON.stringify({ data: workspaceResource("ws-1", "one") }));
+    const { client, count } = await servePieces((i) => (i === 0
+      ? { buffers: [body.subarray(0, 40)], length: body.length, thenDrop: true }
+      : { buffers: [body], length: body.length }));
+    expect((await client.readWorkspace("ws-1")).name).toBe("one");
+    expect(count()).toBe(2);
   });
 });
 

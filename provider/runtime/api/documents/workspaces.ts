@@ -266,9 +266,17 @@ function toVcsRepo(v: z.output<typeof vcsRepoResponse>): VcsRepo {
   };
 }
 
+/** `[kebab, camel]` pairs, computed once: the mapping runs on every workspace the client reads. */
+const PERMISSION_NAMES = PERMISSION_KEYS.map((k) => [k, camelCase(k)] as const);
+
 function toPermissions(p: Partial<Record<string, boolean | undefined>> | null | undefined): WorkspacePermissions {
   const out: WorkspacePermissions = {};
-  if (p) for (const key in p) if (p[key] !== undefined) out[camelCase(key)] = p[key];
+  if (p) {
+    for (const [kebab, camel] of PERMISSION_NAMES) {
+      const value = p[kebab];
+      if (value !== undefined) out[camel] = value;
+    }
+  }
   return out;
 }
 
