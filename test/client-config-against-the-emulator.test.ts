@@ -1,15 +1,15 @@
 /**
  * Settings as a Pulumi program gets them (sharedClient() reading stack config and the environment)
  * against the emulator: the credentials-file fallback, and the limits users can set
- * (`wsbridge:requestTimeoutMs`, `wsbridge:maxRetries`, `wsbridge:retryBudgetMs` and their WSBRIDGE_*
- * variables). Attempts are counted in the emulator's request log (a silent scripted server stands in
+ * (`wsbridge:requestTimeoutMs`, `wsbridge:maxRetries`, `wsbridge:retryBudgetMs`, the 429 budgets and
+ * their WSBRIDGE_* variables). Attempts are counted in the emulator's request log (a silent scripted server stands in
  * for the timeout).
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../emulator";
-import { InvalidConfigError, ServerError, TransportError, closeAllPools } from "../provider/runtime/api";
+import { InvalidConfigError, RateLimitedError, ServerError, TransportError, closeAllPools } from "../provider/runtime/api";
 import { resetRateLimits } from "../provider/runtime/api/rate-limiter";
 import { configure, resetConfigForTests, sharedClient } from "../provider/runtime/config";
 import { ErrorRecorder, attempts, clientFor, uniqueName } from "./support/client-emulator";
@@ -18,6 +18,7 @@ import { startScriptedServer } from "./support/client-server";
 const SETTING_VARIABLES = [
   "WSBRIDGE_ADDRESS", "WSBRIDGE_TOKEN", "WSBRIDGE_ORGANIZATION", "WSBRIDGE_EDITION", "TFE_ADDRESS", "TFE_HOSTNAME", "TFE_TOKEN",
   "TFE_ORGANIZATION", "WSBRIDGE_REQUEST_TIMEOUT_MS", "WSBRIDGE_MAX_RETRIES", "WSBRIDGE_RETRY_BUDGET_MS",
+  "WSBRIDGE_MAX_RATE_LIMIT_RETRIES", "WSBRIDGE_RATE_LIMIT_MAX_WAIT_MS", "WSBRIDGE_UNLOCK_RETRY_PERIOD_MS",
 ];
 
 let emu: RunningEmulator;
@@ -92,6 +93,21 @@ describe("the limits users can set", () => {
     emu.setFaults({ script: [{ match: { method: "GET", path: workspacePath }, status: 503, times: 10 }] });
     expect(await recorder.failure(sharedClient().readWorkspace(workspaceId))).toBeInstanceOf(ServerError);
     expect(attempts(emu, "GET", workspacePath).map((r) => r.status)).toEqual([503]);
+  });
+
+  test("wsbridge:maxRateLimitRetries=0 gives up at the first 429 with RateLimitedError", async () => {
+    stackConfig({ "wsbridge:address": emu.url, "wsbridge:token": emu.token, "wsbridge:maxRateLimitRetries": "0" });
+    emu.setFaults({ script: [{ match: { method: "GET", path: workspacePath }, status: 429, retryAfterSeconds: 0, times: 5 }] });
+    expect(await recorder.failure(sharedClient().readWorkspace(workspaceId))).toBeInstanceOf(RateLimitedError);
+    expect(attempts(emu, "GET", workspacePath).map((r) => r.status)).toEqual([429]);
+  });
+
+  test("WSBRIDGE_RATE_LIMIT_MAX_WAIT_MS refuses a 429 that asks for a longer wait, without waiting", async () => {
+    stackConfig({ "wsbridge:address": emu.url, "wsbridge:token": emu.token });
+    process.env["WSBRIDGE_RATE_LIMIT_MAX_WAIT_MS"] = "1000";
+    emu.setFaults({ script: [{ match: { method: "GET", path: workspacePath }, status: 429, retryAfterSeconds: 30, times: 5 }] });
+    expect(await recorder.failure(sharedClient().readWorkspace(workspaceId))).toBeInstanceOf(RateLimitedError);
+    expect(attempts(emu, "GET", workspacePath).map((r) => r.status)).toEqual([429]);
   });
 
   test("wsbridge:retryBudgetMs=0 leaves no time for a retry, even of a read", async () => {

@@ -136,8 +136,11 @@ describe("sharedClient", () => {
 });
 
 describe("the client's limits", () => {
-  test("unset, they keep the client's defaults: 30 s per attempt, 4 retries, a 2-minute budget", () => {
-    expect(DEFAULT_LIMITS).toEqual({ requestTimeoutMs: 30_000, maxRetries: 4, retryBudgetMs: 120_000 });
+  test("unset, they keep the client's defaults: 30 s per attempt, 4 retries, a 2-minute budget, 10 waits of at most a minute for 429, 30 s for unlock", () => {
+    expect(DEFAULT_LIMITS).toEqual({
+      requestTimeoutMs: 30_000, maxRetries: 4, retryBudgetMs: 120_000, maxRateLimitRetries: 10, rateLimitMaxWaitMs: 60_000,
+      unlockRetryPeriodMs: 30_000,
+    });
     expect(clientSettingsFor(resolveSettings({ HOME: home }))).toEqual({ address: "https://app.terraform.io" });
   });
 
@@ -148,6 +151,15 @@ describe("the client's limits", () => {
     expect(settings).toEqual({ address: "https://app.terraform.io", requestTimeoutMs: 5000, maxRetries: 0, retryBudgetMs: 60_000 });
     expect(clientSettingsFor(settings)).toEqual({
       address: "https://app.terraform.io", timeoutMs: 5000, retry: { maxAttempts: 1, budgetMs: 60_000 },
+    });
+  });
+
+  test("the 429 and unlock budgets reach the client's retry options", () => {
+    configure(source({ "wsbridge:maxRateLimitRetries": "2", "wsbridge:unlockRetryPeriodMs": "5000" }));
+    const settings = resolveSettings({ HOME: home, WSBRIDGE_RATE_LIMIT_MAX_WAIT_MS: "1500", WSBRIDGE_MAX_RATE_LIMIT_RETRIES: "9" });
+    expect(clientSettingsFor(settings)).toEqual({
+      address: "https://app.terraform.io",
+      retry: { maxRateLimitRetries: 2, rateLimitMaxWaitMs: 1500, unlockRetryPeriodMs: 5000 },
     });
   });
 

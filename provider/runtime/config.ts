@@ -9,9 +9,8 @@
  *      `TFE_ORGANIZATION`, and Terraform CLI's `TF_TOKEN_<host>`;
  *   4. the Terraform CLI credentials file (`~/.terraform.d/credentials.tfrc.json`) for the address's host.
  *
- * The client's limits come from stack config, then the environment (no other source):
- * `wsbridge:requestTimeoutMs` / `WSBRIDGE_REQUEST_TIMEOUT_MS`, `wsbridge:maxRetries` / `WSBRIDGE_MAX_RETRIES`,
- * `wsbridge:retryBudgetMs` / `WSBRIDGE_RETRY_BUDGET_MS` (see LIMITS below for rules and defaults).
+ * The client's limits come from stack config, then the environment (no other source), e.g.
+ * `wsbridge:maxRetries` / `WSBRIDGE_MAX_RETRIES`; LIMITS below lists them with their rules.
  *
  * Nothing here throws: `check` calls resolveSettings during previews without credentials, and a missing
  * token or an unusable value is reported by the first request (MissingTokenError, InvalidConfigError).
@@ -40,6 +39,12 @@ export interface ResolvedSettings {
   maxRetries?: number;
   /** Wall-clock budget of one call, all attempts and waits included (ms). */
   retryBudgetMs?: number;
+  /** 429 answers one call may wait out. */
+  maxRateLimitRetries?: number;
+  /** The longest wait a 429 may ask for; a longer one fails at once (ms). */
+  rateLimitMaxWaitMs?: number;
+  /** How long unlock's 503 ("not finalized yet") is retried (ms). */
+  unlockRetryPeriodMs?: number;
   /** Settings whose value cannot be used, named as the user wrote them; the first request throws
    * InvalidConfigError for the first one (so that configure and check never throw). */
   invalid?: { key: string; reason: string }[];
@@ -52,6 +57,9 @@ const LIMITS = {
   requestTimeoutMs: { env: "WSBRIDGE_REQUEST_TIMEOUT_MS", min: 1, max: 3_600_000, unit: "milliseconds" },
   maxRetries: { env: "WSBRIDGE_MAX_RETRIES", min: 0, max: 50, unit: "" },
   retryBudgetMs: { env: "WSBRIDGE_RETRY_BUDGET_MS", min: 0, max: 3_600_000, unit: "milliseconds" },
+  maxRateLimitRetries: { env: "WSBRIDGE_MAX_RATE_LIMIT_RETRIES", min: 0, max: 100, unit: "" },
+  rateLimitMaxWaitMs: { env: "WSBRIDGE_RATE_LIMIT_MAX_WAIT_MS", min: 0, max: 3_600_000, unit: "milliseconds" },
+  unlockRetryPeriodMs: { env: "WSBRIDGE_UNLOCK_RETRY_PERIOD_MS", min: 0, max: 3_600_000, unit: "milliseconds" },
 } as const;
 type LimitKey = keyof typeof LIMITS;
 const LIMIT_KEYS = Object.keys(LIMITS) as LimitKey[];
@@ -181,6 +189,9 @@ export function clientSettingsFor(s: ResolvedSettings): ClientSettings {
   const retry: NonNullable<ClientSettings["retry"]> = {};
   if (s.maxRetries !== undefined) retry.maxAttempts = s.maxRetries + 1;
   if (s.retryBudgetMs !== undefined) retry.budgetMs = s.retryBudgetMs;
+  if (s.maxRateLimitRetries !== undefined) retry.maxRateLimitRetries = s.maxRateLimitRetries;
+  if (s.rateLimitMaxWaitMs !== undefined) retry.rateLimitMaxWaitMs = s.rateLimitMaxWaitMs;
+  if (s.unlockRetryPeriodMs !== undefined) retry.unlockRetryPeriodMs = s.unlockRetryPeriodMs;
   return {
     address: s.address,
     ...(s.token === undefined ? {} : { token: s.token }),
@@ -196,6 +207,9 @@ export const DEFAULT_LIMITS: Readonly<Record<LimitKey, number>> = Object.freeze(
   requestTimeoutMs: DEFAULT_TIMEOUT_MS,
   maxRetries: DEFAULT_RETRY_OPTIONS.maxAttempts - 1,
   retryBudgetMs: DEFAULT_RETRY_OPTIONS.budgetMs,
+  maxRateLimitRetries: DEFAULT_RETRY_OPTIONS.maxRateLimitRetries,
+  rateLimitMaxWaitMs: DEFAULT_RETRY_OPTIONS.rateLimitMaxWaitMs,
+  unlockRetryPeriodMs: DEFAULT_RETRY_OPTIONS.unlockRetryPeriodMs,
 });
 
 /** One client per resolved settings per process (pools, limiter and edition cache are per address and
@@ -205,8 +219,7 @@ const clients = new Map<string, WsbridgeClient>();
 export function sharedClient(): WsbridgeClient {
   const s = resolveSettings();
   const key = [
-    s.address, s.token ?? "", s.edition ?? "", s.requestTimeoutMs ?? "", s.maxRetries ?? "", s.retryBudgetMs ?? "",
-    JSON.stringify(s.invalid ?? []),
+    s.address, s.token ?? "", s.edition ?? "", ...LIMIT_KEYS.map((k) => s[k] ?? ""), JSON.stringify(s.invalid ?? []),
   ].join("\u0000");
   let client = clients.get(key);
   if (!client) {
