@@ -150,6 +150,12 @@ describe("response bodies", () => {
     expect((await client.readWorkspace("ws-1")).name).toBe("één-ünïcode");
   });
 
+  test("a body that starts with a UTF-8 byte-order mark is read as JSON", async () => {
+    const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify({ data: workspaceResource("ws-1", "bom") }))]);
+    const { client } = await servePieces(() => ({ buffers: [body], length: body.length }));
+    expect((await client.readWorkspace("ws-1")).name).toBe("bom");
+  });
+
   test("a body cut off before its declared length is a lost connection: retried for a GET, never parsed half", async () => {
     const body = Buffer.from(JSON.stringify({ data: workspaceResource("ws-1", "one") }));
     const { client, count } = await servePieces((i) => (i === 0

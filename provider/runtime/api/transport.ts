@@ -106,7 +106,9 @@ class CollectBody implements Dispatcher.DispatchHandler {
   }
 
   onResponseEnd(): void {
-    const body = this.chunks.length === 1 ? this.chunks[0]!.toString("utf8") : Buffer.concat(this.chunks).toString("utf8");
+    const text = this.chunks.length === 1 ? this.chunks[0]!.toString("utf8") : Buffer.concat(this.chunks).toString("utf8");
+    // A byte-order mark is dropped, as undici's body.text() and fetch do (JSON parsers may ignore one).
+    const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
     this.resolve({ status: this.status, headers: this.headers, body });
   }
 
