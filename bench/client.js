@@ -4,7 +4,10 @@
  * on the same emulator endpoint, on loopback. 1,000 sequential GETs and 1,000 GETs with concurrency 16,
  * each measured in alternating rounds after a warm-up; overheads are paired per round (median and quartiles).
  *
- *   npx tsc -p tsconfig.json && node bench/client.js [--requests 1000] [--concurrency 16] [--rounds 7] [--in-process]
+ *   npx tsc -p tsconfig.json && node bench/client.js [--requests 1000] [--concurrency 16] [--rounds 31] [--in-process]
+ *
+ * To pin the two processes to separate cores: BENCH_PIN=1 taskset -c 0 node bench/client.js (the emulator
+ * goes to core 1). Unpinned is the default because it is what a user's machine does.
  *
  * The emulator runs in a child process (a server is never inside the client's process), so the CPU time
  * of this process is the client side only: besides wall time, the table reports client CPU per call.
@@ -45,7 +48,8 @@ async function emulator() {
   }
   const code = `require(${JSON.stringify(entry)}).startEmulator({ port: 0, quiet: true }).then((e) =>
     process.stdout.write(JSON.stringify({ url: e.url, token: e.token, organization: e.organization }) + "\\n"));`;
-  const child = process.env.BENCH_PIN ? spawn("taskset", ["-c", "1", process.execPath, "-e", code], { stdio: ["ignore", "pipe", "inherit"] }) : spawn(process.execPath, ["-e", code], { stdio: ["ignore", "pipe", "inherit"] });
+  const argv = process.env.BENCH_PIN ? ["taskset", "-c", "1", process.execPath, "-e", code] : [process.execPath, "-e", code];
+  const child = spawn(argv[0], argv.slice(1), { stdio: ["ignore", "pipe", "inherit"] });
   const info = await new Promise((resolve, reject) => {
     let out = "";
     child.stdout.on("data", (d) => {
