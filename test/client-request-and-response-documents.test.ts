@@ -8,7 +8,7 @@ import {
 } from "../provider/runtime/api";
 import { resetRateLimits } from "../provider/runtime/api/rate-limiter";
 import { FAST_RETRY, startScriptedServer, workspaceResource, type Reply, type ScriptedServer } from "./support/client-server";
-import { failureOf } from "./support/failure";
+import { failureOf as failure } from "./support/failure";
 
 const TOKEN = "tok-DOCS.atlasv1.abcdefghijklmnop";
 const MODULE = { organization: "example-org", name: "vpc", provider: "aws", version: "1.0.0" };
@@ -22,8 +22,6 @@ async function serve(answer: (req: { method: string; url: string }) => Reply, ed
     address: server.url, token: TOKEN, retry: FAST_RETRY, timeoutMs: 2_000, ...(edition ? { edition } : {}),
   });
 }
-
-const failure = failureOf;
 
 afterEach(async () => {
   await server?.close();

@@ -9,9 +9,7 @@ import {
 } from "../provider/runtime/api";
 import { resetRateLimits } from "../provider/runtime/api/rate-limiter";
 import { FAST_RETRY, startScriptedServer, workspaceResource, type Reply, type ScriptedServer } from "./support/client-server";
-import { failureOf } from "./support/failure";
-import * as http from "node:http";
-import type { AddressInfo } from "node:net";
+import { failureOf as failure } from "./support/failure";
 
 const TOKEN = "tok-SECRET.atlasv1.abcdefghijklmnop";
 
@@ -28,8 +26,6 @@ const err = (status: number, title: string, detail?: string, pointer?: string) =
   headers: { "x-request-id": "req-123" },
   body: { errors: [{ status: String(status), title, ...(detail ? { detail } : {}), ...(pointer ? { source: { pointer } } : {}) }] },
 });
-
-const failure = failureOf;
 
 afterEach(async () => {
   await server?.close();
@@ -112,57 +108,24 @@ describe("requests", () => {
 });
 
 describe("response bodies", () => {
-  let raw: http.Server | undefined;
-  afterEach(async () => {
-    await closeAllPools();
-    raw?.closeAllConnections();
-    await new Promise((resolve) => (raw ? raw.close(resolve) : resolve(undefined)));
-    raw = undefined;
-  });
-
-  /** A server that writes each response as the given byte pieces, 10 ms apart so that each reaches the
-   * client as a chunk of its own (pacing only; nothing measures time). */
-  async function servePieces(pieces: (i: number) => { buffers: Buffer[]; length: number; thenDrop?: boolean }): Promise<{ client: WsbridgeClient; count: () => number }> {
-    let count = 0;
-    raw = http.createServer((_req, res) => {
-      const { buffers, length, thenDrop } = pieces(count++);
-      res.writeHead(200, { "content-type": "application/vnd.api+json", "content-length": String(length) });
-      let k = 0;
-      const next = () => {
-        const b = buffers[k++];
-        if (b === undefined) return thenDrop ? res.socket?.destroy() : res.end();
-        res.write(b);
-        setTimeout(next, 10);
-      };
-      next();
-    });
-    await new Promise<void>((resolve) => raw!.listen(0, "127.0.0.1", resolve));
-    const { port } = raw.address() as AddressInfo;
-    return { client: new WsbridgeClient({ address: `http://127.0.0.1:${port}`, token: TOKEN, retry: FAST_RETRY, timeoutMs: 2_000 }), count: () => count };
-  }
-
   test("a body that arrives in many pieces, a multi-byte character split between two, is read whole", async () => {
     const body = Buffer.from(JSON.stringify({ data: workspaceResource("ws-1", "één-ünïcode") }));
-    const { client } = await servePieces(() => {
-      const cut = body.indexOf(Buffer.from("é")) + 1; // inside the two bytes of "é"
-      return { buffers: [body.subarray(0, cut), body.subarray(cut, cut + 7), body.subarray(cut + 7)], length: body.length };
-    });
+    const cut = body.indexOf(Buffer.from("é")) + 1; // inside the two bytes of "é"
+    const client = await serve(() => ({ pieces: [body.subarray(0, cut), body.subarray(cut, cut + 7), body.subarray(cut + 7)] }));
     expect((await client.readWorkspace("ws-1")).name).toBe("één-ünïcode");
   });
 
   test("a body that starts with a UTF-8 byte-order mark is read as JSON", async () => {
     const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify({ data: workspaceResource("ws-1", "bom") }))]);
-    const { client } = await servePieces(() => ({ buffers: [body], length: body.length }));
+    const client = await serve(() => ({ pieces: [body] }));
     expect((await client.readWorkspace("ws-1")).name).toBe("bom");
   });
 
   test("a body cut off before its declared length is a lost connection: retried for a GET, never parsed half", async () => {
     const body = Buffer.from(JSON.stringify({ data: workspaceResource("ws-1", "one") }));
-    const { client, count } = await servePieces((i) => (i === 0
-      ? { buffers: [body.subarray(0, 40)], length: body.length, thenDrop: true }
-      : { buffers: [body], length: body.length }));
+    const client = await serve((_r, i) => ({ pieces: [body.subarray(0, 40), body.subarray(40)], thenDrop: i === 0 }));
     expect((await client.readWorkspace("ws-1")).name).toBe("one");
-    expect(count()).toBe(2);
+    expect(server!.requests).toHaveLength(2);
   });
 });
 

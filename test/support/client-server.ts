@@ -13,9 +13,12 @@ export interface LoggedRequest {
   body: string;
 }
 
-/** What to answer: a response, or "drop" to destroy the socket without answering. */
+/** What to answer: a response; a 200 whose body is written as byte pieces 10 ms apart (so that each
+ * reaches the client as a chunk of its own; pacing only), optionally cut off by dropping the socket
+ * before the declared length is sent; "drop" to destroy the socket without answering; or "hang". */
 export type Reply =
   | { status: number; headers?: Record<string, string>; body?: unknown }
+  | { pieces: Buffer[]; thenDrop?: boolean }
   | "drop"
   | "hang";
 
@@ -25,6 +28,24 @@ export interface ScriptedServer {
   /** TCP connections accepted so far (keep-alive reuse shows as fewer connections than requests). */
   connections(): number;
   close(): Promise<void>;
+}
+
+function writePieces(res: http.ServerResponse, pieces: Buffer[], thenDrop: boolean): void {
+  const length = pieces.reduce((n, b) => n + b.length, 0);
+  res.writeHead(200, { "content-type": "application/vnd.api+json", "content-length": String(length) });
+  const sent = thenDrop ? pieces.slice(0, 1) : pieces;
+  let k = 0;
+  const next = (): void => {
+    const b = sent[k++];
+    if (b === undefined) {
+      if (thenDrop) res.socket?.destroy();
+      else res.end();
+      return;
+    }
+    res.write(b);
+    setTimeout(next, 10);
+  };
+  next();
 }
 
 export async function startScriptedServer(
@@ -43,6 +64,7 @@ export async function startScriptedServer(
       const reply = answer(logged, requests.length - 1);
       if (reply === "drop") { req.socket.destroy(); return; }
       if (reply === "hang") { hanging.push(res); return; }
+      if ("pieces" in reply) { writePieces(res, reply.pieces, reply.thenDrop === true); return; }
       const body = reply.body === undefined ? "" : typeof reply.body === "string" ? reply.body : JSON.stringify(reply.body);
       res.writeHead(reply.status, { "content-type": "application/vnd.api+json", ...(reply.headers ?? {}) });
       res.end(body);
