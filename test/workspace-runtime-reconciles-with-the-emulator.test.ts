@@ -254,6 +254,22 @@ describe("create, read, update and delete", () => {
     expect((await rawGet(`/workspaces/${created.id}`)).status).toBe(404);
   });
 
+  test("delete of a locked workspace fails saying it is locked, and the workspace stays", async () => {
+    const created = await workspace.create({ name: uniqueName("locked"), organization: emulator.organization });
+    const lock = await request(`${emulator.url}/api/v2/workspaces/${created.id}/actions/lock`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${emulator.token}`, "content-type": "application/vnd.api+json" },
+      body: JSON.stringify({ reason: "someone is applying" }),
+    });
+    await lock.body.dump();
+    expect(lock.statusCode).toBe(200);
+    const error = (await workspace.delete(created.id, created.outs).catch((e: unknown) => e)) as Error;
+    expect(error).toBeInstanceOf(Error);
+    expect(error.message).toContain("was not deleted because it is locked");
+    expect(error.message).not.toContain("still manages resources");
+    expect((await rawGet(`/workspaces/${created.id}`)).status).toBe(200);
+  });
+
   test("delete with forceDelete uses force delete", async () => {
     const created = await workspace.create({ name: uniqueName("force"), organization: emulator.organization, forceDelete: true });
     emulator.clearRequests();

@@ -6,8 +6,15 @@ import type { WorkspaceRecord } from "../store/model";
 import type { Store } from "../store/store";
 import { removeOrphanTags } from "./flat-tags";
 
-/** Throws 409 when safe delete must refuse: resources under management, or state still processing. */
+/**
+ * Throws 409 when safe delete must refuse: a lock (held by anyone: a user, a team or a run),
+ * resources under management, or state still processing. The details are the texts go-tfe matches
+ * ("locked", "being processed", otherwise "still managing resources").
+ */
 export function assertSafeToDelete(store: Store, ws: WorkspaceRecord): void {
+  if (ws.lock) {
+    throw errors.conflict("Workspace is currently locked. Workspace must be unlocked before it can be safely deleted");
+  }
   const current = ws.currentStateVersionId ? store.stateVersions.get(ws.currentStateVersionId) : undefined;
   if (current && current.resourceCount > 0) {
     throw errors.conflict("workspace cannot be safely deleted because it is still managing resources");

@@ -175,6 +175,7 @@ export type ConflictReason =
   | "not-locked"
   | "locked-by-other"
   | "not-safe-to-delete"
+  | "locked-cannot-delete"
   | "other";
 
 /** 409: the object's state refuses the operation (locked, unlocked, still manages resources…). */
@@ -192,7 +193,9 @@ function conflictHint(reason: ConflictReason): string | undefined {
     case "not-locked": return "The workspace is not locked";
     case "locked-by-other": return "The lock is held by someone else; only they (or a force-unlock) can release it";
     case "not-safe-to-delete":
-      return "The workspace still manages resources (or is locked or busy); destroy its resources first, or use a force delete";
+      return "The workspace still manages resources (or is busy); destroy its resources first, or use a force delete";
+    case "locked-cannot-delete":
+      return "The workspace is locked; unlock it (or wait for the run holding the lock) before a safe delete";
     default: return undefined;
   }
 }
@@ -345,7 +348,8 @@ function conflictReason(path: string, detail: string | undefined): ConflictReaso
   if (bare.endsWith("/actions/lock")) return "already-locked";
   if (bare.endsWith("/actions/force-unlock")) return "not-locked";
   if (bare.endsWith("/actions/unlock")) return /locked by/i.test(detail ?? "") ? "locked-by-other" : "not-locked";
-  if (bare.endsWith("/actions/safe-delete")) return "not-safe-to-delete";
+  // The service says "Workspace is currently locked…" for a lock, other texts for managed resources.
+  if (bare.endsWith("/actions/safe-delete")) return /\blocked\b/i.test(detail ?? "") ? "locked-cannot-delete" : "not-safe-to-delete";
   return "other";
 }
 

@@ -180,6 +180,12 @@ export async function remove(id: string, props: Props): Promise<void> {
     else await client.safeDeleteWorkspace(id);
   } catch (error) {
     if (error instanceof NotFoundError) return; // already gone: delete is idempotent
+    if (error instanceof ConflictError && !force && error.reason === "locked-cannot-delete") {
+      throw new Error(
+        `${label} was not deleted because it is locked (${error.detail ?? error.message}). ` +
+          "Unlock it (or let the run holding the lock finish), then destroy again. A force delete would also remove it.",
+      );
+    }
     if (error instanceof ConflictError && !force) {
       throw new Error(
         `${label} was not deleted because it still manages resources (${error.detail ?? error.message}). ` +
