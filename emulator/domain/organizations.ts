@@ -1,10 +1,13 @@
 /**
  * Organizations, their default project, users, teams and tokens.
  */
+import { errors } from "../errors";
 import { newId, newToken, nowIso } from "../ids";
-import type { OrganizationRecord, TeamRecord, UserRecord } from "../store/model";
+import { attr, isObject, type DataObject } from "../jsonapi";
+import type { ExecutionMode, OrganizationRecord, TeamRecord, UserRecord } from "../store/model";
 import type { Store } from "../store/store";
 import type { TokenSpec } from "../types";
+import { deleteWorkspace } from "./workspace-delete";
 
 export const DEFAULT_PROJECT_NAME = "Default Project";
 const ORG_NAME = /^[A-Za-z0-9_-]+$/;
@@ -13,34 +16,102 @@ export function isValidOrganizationName(name: string): boolean {
   return ORG_NAME.test(name) && name.length <= 40;
 }
 
+/** A new organization's record with the service's defaults; nothing is written. */
+export function organizationDefaults(input: { name: string; email?: string; defaultProjectId?: string }): OrganizationRecord {
+  return {
+    id: input.name,
+    email: input.email ?? `admin@${input.name}.example.com`,
+    createdAt: nowIso(),
+    allowForceDeleteWorkspaces: false,
+    defaultExecutionMode: "remote",
+    defaultAgentPoolId: null,
+    defaultProjectId: input.defaultProjectId ?? newId("prj"),
+    dataRetentionPolicy: null,
+    moduleDeprecations: true,
+  };
+}
+
+/** Writes a new organization and its default project. */
+export function commitOrganization(store: Store, org: OrganizationRecord): OrganizationRecord {
+  store.projects.put({
+    id: org.defaultProjectId,
+    organization: org.id,
+    name: DEFAULT_PROJECT_NAME,
+    description: null,
+    createdAt: org.createdAt,
+    tagBindings: [],
+  });
+  store.organizations.put(org);
+  return org;
+}
+
 /** Creates an organization with its default project. */
 export function createOrganization(
   store: Store,
   input: { name: string; email?: string; defaultProjectId?: string },
 ): OrganizationRecord {
-  const now = nowIso();
-  const projectId = input.defaultProjectId ?? newId("prj");
-  store.projects.put({
-    id: projectId,
-    organization: input.name,
-    name: DEFAULT_PROJECT_NAME,
-    description: null,
-    createdAt: now,
-    tagBindings: [],
-  });
-  const org: OrganizationRecord = {
-    id: input.name,
-    email: input.email ?? `admin@${input.name}.example.com`,
-    createdAt: now,
-    allowForceDeleteWorkspaces: false,
-    defaultExecutionMode: "remote",
-    defaultAgentPoolId: null,
-    defaultProjectId: projectId,
-    dataRetentionPolicy: null,
-    moduleDeprecations: true,
-  };
-  store.organizations.put(org);
-  return org;
+  return commitOrganization(store, organizationDefaults(input));
+}
+
+const MODES: readonly string[] = ["remote", "local", "agent"];
+const A = "/data/attributes";
+
+/**
+ * The writable settings of `POST /organizations` and `PATCH /organizations/:org`, one reader for
+ * both so a create keeps everything an update would. Returns the next record; throws 422 before
+ * anything is written.
+ */
+export function applyOrganizationInput(store: Store, current: OrganizationRecord, data: DataObject): OrganizationRecord {
+  const a = data.attributes;
+  const next = { ...current };
+  const email = attr.string(a, "email");
+  if (email !== undefined) next.email = email;
+  const afd = attr.bool(a, "allow-force-delete-workspaces");
+  if (afd !== undefined) next.allowForceDeleteWorkspaces = afd;
+  const mode = attr.string(a, "default-execution-mode");
+  if (mode !== undefined) {
+    if (!MODES.includes(mode)) throw errors.invalidAttribute('default-execution-mode must be "remote", "local" or "agent"', `${A}/default-execution-mode`);
+    next.defaultExecutionMode = mode as ExecutionMode;
+  }
+  const rel = data.relationships["default-agent-pool"];
+  if (isObject(rel)) {
+    const d = rel["data"];
+    const id = isObject(d) && typeof d["id"] === "string" ? d["id"] : null;
+    if (id !== null) {
+      const pool = store.agentPools.get(id);
+      if (!pool || pool.organization !== current.id) throw errors.invalidAttribute("Agent pool not found", "/data/relationships/default-agent-pool/data/id");
+    }
+    next.defaultAgentPoolId = id;
+  }
+  if (next.defaultExecutionMode === "agent" && !next.defaultAgentPoolId) {
+    throw errors.invalidAttribute("A default agent pool is required for the agent execution mode", "/data/relationships/default-agent-pool");
+  }
+  if (next.defaultExecutionMode !== "agent") next.defaultAgentPoolId = null;
+  return next;
+}
+
+/**
+ * Deletes an organization and everything in it. People outlive it: owner and user tokens stay valid
+ * for their other organizations; the organization's team and organization tokens end with it.
+ */
+export function deleteOrganization(store: Store, org: OrganizationRecord): void {
+  for (const ws of store.workspacesOf(org.id)) deleteWorkspace(store, ws);
+  const inOrg = <T extends { organization: string }>(r: T): boolean => r.organization === org.id;
+  for (const table of [store.projects, store.tags, store.sshKeys, store.agentPools, store.oauthClients, store.oauthTokens, store.registryModules]) {
+    for (const r of table.filter(inOrg)) table.delete(r.id);
+  }
+  for (const v of store.moduleVersions.filter((mv) => !store.registryModules.get(mv.moduleId))) store.moduleVersions.delete(v.id);
+  const teamIds = new Set(store.teams.filter(inOrg).map((t) => t.id));
+  for (const id of teamIds) store.teams.delete(id);
+  for (const t of store.tokens.filter((t) => t.organization === org.id && (t.kind === "team" || t.kind === "organization"))) {
+    store.tokens.delete(t.id);
+  }
+  for (const u of store.users.all()) {
+    if (u.ownerOf.includes(org.id) || u.teamIds.some((id) => teamIds.has(id))) {
+      store.users.put({ ...u, ownerOf: u.ownerOf.filter((o) => o !== org.id), teamIds: u.teamIds.filter((id) => !teamIds.has(id)) });
+    }
+  }
+  store.organizations.delete(org.id);
 }
 
 function newUser(store: Store, username: string | undefined): UserRecord {

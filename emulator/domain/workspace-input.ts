@@ -72,6 +72,7 @@ function defaults(env: WorkspaceInputEnv): WorkspaceRecord {
     autoDestroyActivityDuration: null,
     fileTriggersEnabled: true,
     globalRemoteState: env.edition === "self-managed" ? store.settings.defaultGlobalRemoteState : false,
+    projectRemoteState: false,
     queueAllRuns: false,
     sourceName: null,
     sourceUrl: null,
@@ -183,17 +184,25 @@ function applySimple(env: WorkspaceInputEnv, data: DataObject, next: WorkspaceRe
   }
 }
 
+/**
+ * The two trigger lists exclude each other, as in the service: giving either one (even `[]`)
+ * replaces the other with `[]`, so a workspace can switch from prefixes to patterns in one update.
+ * Only a request that sends both lists non-empty is refused.
+ */
 function applyTriggers(data: DataObject, next: WorkspaceRecord): void {
   const a = data.attributes;
   const patterns = attr.stringArray(a, "trigger-patterns");
   const prefixes = attr.stringArray(a, "trigger-prefixes");
-  if (patterns !== undefined) next.triggerPatterns = patterns;
-  if (prefixes !== undefined) next.triggerPrefixes = prefixes;
-  if ((patterns !== undefined || prefixes !== undefined) && next.triggerPatterns.length > 0 && next.triggerPrefixes.length > 0) {
-    throw errors.invalidAttribute(
-      "trigger-patterns and trigger-prefixes cannot both be set",
-      patterns !== undefined ? `${A}/trigger-patterns` : `${A}/trigger-prefixes`,
-    );
+  if (patterns !== undefined && prefixes !== undefined && patterns.length > 0 && prefixes.length > 0) {
+    throw errors.invalidAttribute("trigger-patterns and trigger-prefixes cannot both be set", `${A}/trigger-patterns`);
+  }
+  if (patterns !== undefined) {
+    next.triggerPatterns = patterns;
+    if (prefixes === undefined) next.triggerPrefixes = [];
+  }
+  if (prefixes !== undefined) {
+    next.triggerPrefixes = prefixes;
+    if (patterns === undefined) next.triggerPatterns = [];
   }
 }
 
@@ -261,6 +270,23 @@ function applyExecution(env: WorkspaceInputEnv, data: DataObject, next: Workspac
     if (!p.organizationScoped && !p.allowedWorkspaceIds.includes(next.id)) {
       throw errors.invalidAttribute("Agent pool workspace does not have access to use this agent pool", `${A}/agent-pool-id`);
     }
+  }
+}
+
+/**
+ * `project-remote-state` exists only in the self-managed edition (the hosted one ignores it like
+ * any unknown attribute). Sharing with the project and with the whole organization exclude each other.
+ */
+function applyRemoteStateSharing(env: WorkspaceInputEnv, data: DataObject, next: WorkspaceRecord): void {
+  if (env.edition !== "self-managed") return;
+  const project = attr.bool(data.attributes, "project-remote-state");
+  if (project !== undefined) next.projectRemoteState = project;
+  const given = project !== undefined || data.has("global-remote-state");
+  if (given && next.projectRemoteState && next.globalRemoteState) {
+    throw errors.invalidAttribute(
+      "Project remote state cannot be enabled when global remote state sharing is enabled",
+      `${A}/project-remote-state`,
+    );
   }
 }
 
@@ -413,6 +439,7 @@ export function applyWorkspaceInput(env: WorkspaceInputEnv, data: DataObject): W
   applyName(env, data.attributes, next);
   applySimple(env, data, next);
   applyTriggers(data, next);
+  applyRemoteStateSharing(env, data, next);
   applyExecution(env, data, next);
   applyVcs(env, data, next);
   const newTags = applyRelationships(env, data, next);

@@ -40,7 +40,7 @@ export function adminWorkspace(ctx: RequestContext): WorkspaceRecord {
 /** A single-workspace document, honoring `include`. */
 export function workspaceDocument(ctx: RequestContext, ws: WorkspaceRecord, status = 200): HandlerResult {
   const include = parseInclude(ctx.query.get("include"));
-  const body: Record<string, unknown> = { data: serializeWorkspace(ctx.app, ctx.principal, ws) };
+  const body: Record<string, unknown> = { data: serializeWorkspace(ctx.app, ctx.principal, ws, include) };
   if (include.size > 0) body["included"] = buildIncluded(ctx.app, [ws], include, ctx.baseUrl);
   return { status, body };
 }

@@ -1,5 +1,7 @@
 /**
- * C1–C4: remote state consumers. Changes apply only while `global-remote-state` is false.
+ * C1–C4: remote state consumers. Changes apply only while the workspace shares its state neither
+ * with the whole organization (`global-remote-state`) nor with its project (`project-remote-state`,
+ * self-managed edition).
  */
 import { canManageAllWorkspaces } from "../auth";
 import { caller, type HandlerResult, type RequestContext, type RouteDef } from "../context";
@@ -17,7 +19,9 @@ function list(ctx: RequestContext): HandlerResult {
   const store = ctx.app.store;
   const candidates = ws.globalRemoteState
     ? store.workspacesOf(ws.organization).filter((w) => w.id !== ws.id)
-    : ws.remoteStateConsumerIds.map((id) => store.workspaces.get(id)).filter((w): w is WorkspaceRecord => w !== undefined);
+    : ws.projectRemoteState
+      ? store.workspacesOf(ws.organization).filter((w) => w.id !== ws.id && w.projectId === ws.projectId)
+      : ws.remoteStateConsumerIds.map((id) => store.workspaces.get(id)).filter((w): w is WorkspaceRecord => w !== undefined);
   const readable = candidates.filter((w) => rightsOn(ctx, w).read);
   return { status: 200, body: paginate(ctx, readable, page, (w) => serializeWorkspace(ctx.app, ctx.principal, w)) };
 }
@@ -27,6 +31,12 @@ function readConsumers(ctx: RequestContext, ws: WorkspaceRecord): string[] {
   if (ws.globalRemoteState) {
     throw errors.invalidAttribute(
       "Remote state consumers cannot be changed while global remote state sharing is enabled",
+      "/data",
+    );
+  }
+  if (ws.projectRemoteState) {
+    throw errors.invalidAttribute(
+      "Remote state consumers cannot be changed while project remote state sharing is enabled",
       "/data",
     );
   }

@@ -3,16 +3,20 @@
  */
 import { canManageAllWorkspaces, canSeeOrganization, isOwner, isProjectAdmin } from "../auth";
 import { caller, type HandlerResult, type RequestContext, type RouteDef } from "../context";
-import { createOrganization, isValidOrganizationName } from "../domain/organizations";
+import {
+  applyOrganizationInput,
+  commitOrganization,
+  deleteOrganization,
+  isValidOrganizationName,
+  organizationDefaults,
+} from "../domain/organizations";
 import { parseBindingInputs, replaceBindings } from "../domain/tag-bindings";
 import { errors } from "../errors";
 import { newId, nowIso } from "../ids";
 import { attr, isObject, paginate, readDataObject, readPage, type DataObject } from "../jsonapi";
-import type { ExecutionMode, ProjectRecord, TagBindingRecord } from "../store/model";
+import type { OrganizationRecord, ProjectRecord, TagBindingRecord } from "../store/model";
 import { organizationResource, projectResource } from "../serializers/resources";
 import { visibleOrganization } from "./lookup";
-
-const MODES: readonly string[] = ["remote", "local", "agent"];
 
 function createOrg(ctx: RequestContext): HandlerResult {
   const p = caller(ctx);
@@ -23,56 +27,43 @@ function createOrg(ctx: RequestContext): HandlerResult {
   if (!name || !isValidOrganizationName(name)) {
     throw errors.invalidAttribute("Name may contain only letters, numbers, - and _ (at most 40 characters)", "/data/attributes/name");
   }
-  if (ctx.app.store.organizations.get(name)) throw errors.invalidAttribute("Name has already been taken", "/data/attributes/name");
-  const email = attr.string(data.attributes, "email");
-  const org = createOrganization(ctx.app.store, { name, email });
-  const user = ctx.app.store.users.get(p.actor.id);
-  if (user) ctx.app.store.users.put({ ...user, ownerOf: [...user.ownerOf, org.id] });
-  return { status: 201, body: { data: organizationResource(org) } };
+  const store = ctx.app.store;
+  if (store.organizations.get(name)) throw errors.invalidAttribute("Name has already been taken", "/data/attributes/name");
+  const org = commitOrganization(store, applyOrganizationInput(store, organizationDefaults({ name }), data));
+  const user = store.users.get(p.actor.id);
+  if (user) store.users.put({ ...user, ownerOf: [...user.ownerOf, org.id] });
+  return { status: 201, body: { data: organizationResource(org, ctx.app.edition) } };
 }
 
 function listOrgs(ctx: RequestContext): HandlerResult {
   const p = caller(ctx);
   const page = readPage(ctx);
   const orgs = ctx.app.store.organizations.filter((o) => canSeeOrganization(p, o.id));
-  return { status: 200, body: paginate(ctx, orgs, page, organizationResource) };
+  return { status: 200, body: paginate(ctx, orgs, page, (o) => organizationResource(o, ctx.app.edition)) };
 }
 
 function showOrg(ctx: RequestContext): HandlerResult {
-  return { status: 200, body: { data: organizationResource(visibleOrganization(ctx, ctx.params["organization_name"] ?? "")) } };
+  const org = visibleOrganization(ctx, ctx.params["organization_name"] ?? "");
+  return { status: 200, body: { data: organizationResource(org, ctx.app.edition) } };
+}
+
+function ownedOrganization(ctx: RequestContext): OrganizationRecord {
+  const org = visibleOrganization(ctx, ctx.params["organization_name"] ?? "");
+  if (!isOwner(caller(ctx), org.id)) throw errors.notFound();
+  return org;
 }
 
 function updateOrg(ctx: RequestContext): HandlerResult {
-  const org = visibleOrganization(ctx, ctx.params["organization_name"] ?? "");
-  if (!isOwner(caller(ctx), org.id)) throw errors.notFound();
-  const data = readDataObject(ctx.body, "organizations");
-  const a = data.attributes;
-  const next = { ...org };
-  const email = attr.string(a, "email");
-  if (email !== undefined) next.email = email;
-  const afd = attr.bool(a, "allow-force-delete-workspaces");
-  if (afd !== undefined) next.allowForceDeleteWorkspaces = afd;
-  const mode = attr.string(a, "default-execution-mode");
-  if (mode !== undefined) {
-    if (!MODES.includes(mode)) throw errors.invalidAttribute('default-execution-mode must be "remote", "local" or "agent"', "/data/attributes/default-execution-mode");
-    next.defaultExecutionMode = mode as ExecutionMode;
-  }
-  const rel = data.relationships["default-agent-pool"];
-  if (isObject(rel)) {
-    const d = rel["data"];
-    const id = isObject(d) && typeof d["id"] === "string" ? d["id"] : null;
-    if (id !== null) {
-      const pool = ctx.app.store.agentPools.get(id);
-      if (!pool || pool.organization !== org.id) throw errors.invalidAttribute("Agent pool not found", "/data/relationships/default-agent-pool/data/id");
-    }
-    next.defaultAgentPoolId = id;
-  }
-  if (next.defaultExecutionMode === "agent" && !next.defaultAgentPoolId) {
-    throw errors.invalidAttribute("A default agent pool is required for the agent execution mode", "/data/relationships/default-agent-pool");
-  }
-  if (next.defaultExecutionMode !== "agent") next.defaultAgentPoolId = null;
+  const org = ownedOrganization(ctx);
+  const next = applyOrganizationInput(ctx.app.store, org, readDataObject(ctx.body, "organizations"));
   ctx.app.store.organizations.put(next);
-  return { status: 200, body: { data: organizationResource(next) } };
+  return { status: 200, body: { data: organizationResource(next, ctx.app.edition) } };
+}
+
+/** Owners delete an organization with everything in it, so suites that make one per test can clean up. */
+function deleteOrg(ctx: RequestContext): HandlerResult {
+  deleteOrganization(ctx.app.store, ownedOrganization(ctx));
+  return { status: 204 };
 }
 
 /** Project name and description from a create/update document. */
@@ -174,6 +165,7 @@ export const setupOrganizationRoutes: RouteDef[] = [
   { method: "GET", path: "/api/v2/organizations", handler: listOrgs },
   { method: "GET", path: ORG, handler: showOrg },
   { method: "PATCH", path: ORG, handler: updateOrg },
+  { method: "DELETE", path: ORG, handler: deleteOrg },
   { method: "POST", path: `${ORG}/projects`, handler: createProject },
   { method: "GET", path: `${ORG}/projects`, handler: listProjects },
   { method: "GET", path: "/api/v2/projects/:project_id", handler: showProject },

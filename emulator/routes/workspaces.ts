@@ -34,7 +34,7 @@ function list(ctx: RequestContext): HandlerResult {
   const store = ctx.app.store;
   const readable = store.workspacesOf(org.id).filter((ws) => rightsOn(ctx, ws).read);
   const sorted = sortWorkspaces(store, filterWorkspaces(store, readable, ctx.query), ctx.query.get("sort"));
-  const doc = paginate(ctx, sorted, page, (ws) => serializeWorkspace(ctx.app, ctx.principal, ws));
+  const doc = paginate(ctx, sorted, page, (ws) => serializeWorkspace(ctx.app, ctx.principal, ws, include));
   if (include.size > 0) {
     const start = (page.number - 1) * page.size;
     doc["included"] = buildIncluded(ctx.app, sorted.slice(start, start + page.size), include, ctx.baseUrl);

@@ -24,8 +24,26 @@ import type {
 } from "../store/model";
 import type { Store } from "../store/store";
 import type { Json } from "../jsonapi";
+import type { Edition } from "../types";
 
-export function organizationResource(o: OrganizationRecord): Json {
+/** The JSON:API type of a data retention policy: one type per kind, as the service names them. */
+export function drpType(p: DrpRecord): string {
+  return p.kind === "delete-older" ? "data-retention-policy-delete-olders" : "data-retention-policy-dont-deletes";
+}
+
+/** Self-managed organizations point at their default data retention policy, like workspaces do at theirs. */
+export function organizationResource(o: OrganizationRecord, edition: Edition): Json {
+  const relationships: Json = {
+    "default-project": { data: { id: o.defaultProjectId, type: "projects" } },
+    "default-agent-pool": { data: o.defaultAgentPoolId ? { id: o.defaultAgentPoolId, type: "agent-pools" } : null },
+  };
+  if (edition === "self-managed") {
+    const p = o.dataRetentionPolicy;
+    relationships["data-retention-policy"] = {
+      data: p ? { id: p.id, type: drpType(p) } : null,
+      links: { related: `/api/v2/organizations/${o.id}/relationships/data-retention-policy` },
+    };
+  }
   return {
     id: o.id,
     type: "organizations",
@@ -37,10 +55,7 @@ export function organizationResource(o: OrganizationRecord): Json {
       "default-execution-mode": o.defaultExecutionMode,
       "external-id": `org-${o.id}`,
     },
-    relationships: {
-      "default-project": { data: { id: o.defaultProjectId, type: "projects" } },
-      "default-agent-pool": { data: o.defaultAgentPoolId ? { id: o.defaultAgentPoolId, type: "agent-pools" } : null },
-    },
+    relationships,
     links: { self: `/api/v2/organizations/${o.id}` },
   };
 }
@@ -209,15 +224,8 @@ export function stateVersionResource(sv: StateVersionRecord, baseUrl: string): J
 }
 
 export function drpResource(p: DrpRecord, target: { id: string; type: "workspaces" | "organizations" }): Json {
-  if (p.kind === "delete-older") {
-    return {
-      id: p.id,
-      type: "data-retention-policy-delete-olders",
-      attributes: { "delete-older-than-n-days": p.deleteOlderThanNDays },
-      relationships: { target: { data: target } },
-    };
-  }
-  return { id: p.id, type: "data-retention-policy-dont-deletes", attributes: {}, relationships: { target: { data: target } } };
+  const attributes = p.kind === "delete-older" ? { "delete-older-than-n-days": p.deleteOlderThanNDays } : {};
+  return { id: p.id, type: drpType(p), attributes, relationships: { target: { data: target } } };
 }
 
 export function registryModuleResource(m: RegistryModuleRecord, versions: ModuleVersionRecord[]): Json {

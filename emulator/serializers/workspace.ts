@@ -11,12 +11,14 @@ import { errors } from "../errors";
 import type { Json } from "../jsonapi";
 import type { WorkspaceRecord } from "../store/model";
 import {
+  drpType,
   effectiveBindingResource,
   organizationResource,
   outputResource,
   projectResource,
   runResource,
   stateVersionResource,
+  tagBindingResource,
   teamResource,
   userResource,
 } from "./resources";
@@ -37,6 +39,7 @@ export const ALLOWED_INCLUDES = new Set([
   "current_state_version",
   "current-state-version",
   "effective_tag_bindings",
+  "tag_bindings",
 ]);
 
 /** Parses `include=a,b`; 400 for an unknown value (go-tfe matches the words "include parameter"). */
@@ -55,7 +58,18 @@ function rel(id: string | null, type: string): Json {
   return { data: id ? { id, type } : null };
 }
 
-export function serializeWorkspace(app: App, principal: Principal | null, ws: WorkspaceRecord): Json {
+const NO_INCLUDES: ReadonlySet<string> = new Set();
+
+/**
+ * `include` decides the linkage of the link-only relationships: JSON:API requires `data` on a
+ * relationship whose targets are in `included`, and clients (go-tfe) follow that linkage.
+ */
+export function serializeWorkspace(
+  app: App,
+  principal: Principal | null,
+  ws: WorkspaceRecord,
+  include: ReadonlySet<string> = NO_INCLUDES,
+): Json {
   const { store } = app;
   const org = store.organizations.get(ws.organization);
   const rights = workspaceRights(store, principal, ws, org);
@@ -129,6 +143,7 @@ export function serializeWorkspace(app: App, principal: Principal | null, ws: Wo
     "workspace-kpis-runs-count": kpis.count,
   };
   if (app.edition === "hosted") attributes["assessments-enabled"] = ws.assessmentsEnabled;
+  else attributes["project-remote-state"] = ws.projectRemoteState;
 
   const lockedBy = ws.lock
     ? {
@@ -154,15 +169,23 @@ export function serializeWorkspace(app: App, principal: Principal | null, ws: Wo
     "ssh-key": ws.sshKeyId
       ? { data: { id: ws.sshKeyId, type: "ssh-keys" }, links: { related: `/api/v2/ssh-keys/${ws.sshKeyId}` } }
       : { data: null },
-    "tag-bindings": { links: { related: `${base}/tag-bindings` } },
-    "effective-tag-bindings": { links: { related: `${base}/effective-tag-bindings` } },
+    "tag-bindings": {
+      ...(include.has("tag_bindings") ? { data: ws.tagBindings.map((b) => ({ id: b.id, type: "tag-bindings" })) } : {}),
+      links: { related: `${base}/tag-bindings` },
+    },
+    "effective-tag-bindings": {
+      ...(include.has("effective_tag_bindings")
+        ? { data: effectiveBindings(ws, store.projects.get(ws.projectId)).map((b) => ({ id: b.id, type: "effective-tag-bindings" })) }
+        : {}),
+      links: { related: `${base}/effective-tag-bindings` },
+    },
     vars: { data: [] },
   };
   if (lockedBy) relationships["locked-by"] = lockedBy;
   if (app.edition === "self-managed") {
     const p = ws.dataRetentionPolicy;
     relationships["data-retention-policy"] = {
-      data: p ? { id: p.id, type: p.kind === "delete-older" ? "data-retention-policy-delete-olders" : "data-retention-policy-dont-deletes" } : null,
+      data: p ? { id: p.id, type: drpType(p) } : null,
     };
   }
   return {
@@ -214,7 +237,7 @@ export function buildIncluded(app: App, workspaces: WorkspaceRecord[], include: 
   for (const ws of workspaces) {
     if (include.has("organization")) {
       const o = store.organizations.get(ws.organization);
-      if (o) push(organizationResource(o));
+      if (o) push(organizationResource(o, app.edition));
     }
     if (include.has("project")) {
       const p = store.projects.get(ws.projectId);
@@ -243,6 +266,9 @@ export function buildIncluded(app: App, workspaces: WorkspaceRecord[], include: 
     }
     if ((include.has("current_state_version") || include.has("current-state-version")) && sv) {
       push(stateVersionResource(sv, baseUrl));
+    }
+    if (include.has("tag_bindings")) {
+      for (const b of ws.tagBindings) push(tagBindingResource(b));
     }
     if (include.has("effective_tag_bindings")) {
       for (const b of effectiveBindings(ws, store.projects.get(ws.projectId))) push(effectiveBindingResource(b));

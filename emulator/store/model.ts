@@ -112,6 +112,8 @@ export interface WorkspaceRecord {
   autoDestroyActivityDuration: string | null;
   fileTriggersEnabled: boolean;
   globalRemoteState: boolean;
+  /** Self-managed only: every workspace of the same project may read this one's state. */
+  projectRemoteState: boolean;
   queueAllRuns: boolean;
   sourceName: string | null;
   sourceUrl: string | null;

@@ -6,6 +6,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { randomBytes } from "node:crypto";
 import type { State } from "./model";
+import { upgradeState } from "./upgrade";
 
 export function loadState(file: string): State | null {
   let text: string;
@@ -19,7 +20,7 @@ export function loadState(file: string): State | null {
   if (parsed.format !== "wsbridge-emulator-state" || !parsed.state || parsed.state.schema !== 1) {
     throw new Error(`${file} is not a wsbridge emulator state file`);
   }
-  return parsed.state;
+  return upgradeState(parsed.state);
 }
 
 export function saveState(file: string, state: State): void {
