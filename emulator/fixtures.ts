@@ -6,6 +6,7 @@ import * as fs from "node:fs";
 import { applyWorkspaceInput, commitWorkspace } from "./domain/workspace-input";
 import { createOrganization, DEFAULT_PROJECT_NAME, issueToken, isValidOrganizationName } from "./domain/organizations";
 import { addStateVersion, newStateVersion } from "./domain/state-versions";
+import { newProject } from "./domain/projects";
 import { parseBindingInputs, replaceBindings } from "./domain/tag-bindings";
 import { DEFAULT_ENGINE_VERSIONS } from "./engine-versions";
 import { ApiError } from "./errors";
@@ -101,14 +102,8 @@ function seedOrganization(store: Store, f: OrganizationFixture, env: { edition: 
     } catch (e) {
       fail(`project ${p.name}`, e);
     }
-    store.projects.put({
-      id,
-      organization: org.id,
-      name: p.name,
-      description: p.description ?? existing?.description ?? null,
-      createdAt: existing?.createdAt ?? now,
-      tagBindings: bindings,
-    });
+    const base = existing ?? newProject({ id, organization: org.id, name: p.name, createdAt: now });
+    store.projects.put({ ...base, description: p.description ?? base.description, tagBindings: bindings });
   }
   for (const k of f.sshKeys ?? []) {
     store.sshKeys.put({ id: k.id ?? newId("sshkey"), organization: org.id, name: k.name, createdAt: now });

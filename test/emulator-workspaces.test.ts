@@ -214,7 +214,6 @@ describe.each(EDITIONS)("workspaces in the %s edition", (edition) => {
         "allow-destroy-plan": false,
         "auto-apply": true,
         "auto-apply-run-trigger": true,
-        "auto-destroy-at": "2030-01-01T00:00:00Z",
         "auto-destroy-activity-duration": "14d",
         description: "desc",
         "execution-mode": "local",
@@ -224,6 +223,7 @@ describe.each(EDITIONS)("workspaces in the %s edition", (edition) => {
         "source-name": "my-tool",
         "source-url": "https://example.com/tool",
         "speculative-enabled": false,
+        "structured-run-output-enabled": false,
         "engine-version": "1.5.7",
         "trigger-prefixes": ["modules/"],
         "working-directory": "infra",
@@ -232,8 +232,10 @@ describe.each(EDITIONS)("workspaces in the %s edition", (edition) => {
       expect(a["allow-destroy-plan"]).toBe(false);
       expect(a["auto-apply"]).toBe(true);
       expect(a["auto-apply-run-trigger"]).toBe(true);
-      expect(a["auto-destroy-at"]).toBe("2030-01-01T00:00:00.000Z");
+      expect(a["auto-destroy-at"]).toBeNull();
       expect(a["auto-destroy-activity-duration"]).toBe("14d");
+      expect(a["inherits-project-auto-destroy"]).toBe(false);
+      expect(a["structured-run-output-enabled"]).toBe(false);
       expect(a.description).toBe("desc");
       expect(a["execution-mode"]).toBe("local");
       expect(a.operations).toBe(false);

@@ -7,6 +7,8 @@ import { attr, isObject, type DataObject } from "../jsonapi";
 import type { ExecutionMode, OrganizationRecord, TeamRecord, UserRecord } from "../store/model";
 import type { Store } from "../store/store";
 import type { TokenSpec } from "../types";
+import { applyOrganizationSettings, defaultOrganizationSettings } from "./organization-settings";
+import { newProject } from "./projects";
 import { deleteWorkspace } from "./workspace-delete";
 
 export const DEFAULT_PROJECT_NAME = "Default Project";
@@ -28,19 +30,13 @@ export function organizationDefaults(input: { name: string; email?: string; defa
     defaultProjectId: input.defaultProjectId ?? newId("prj"),
     dataRetentionPolicy: null,
     moduleDeprecations: true,
+    settings: defaultOrganizationSettings(),
   };
 }
 
 /** Writes a new organization and its default project. */
 export function commitOrganization(store: Store, org: OrganizationRecord): OrganizationRecord {
-  store.projects.put({
-    id: org.defaultProjectId,
-    organization: org.id,
-    name: DEFAULT_PROJECT_NAME,
-    description: null,
-    createdAt: org.createdAt,
-    tagBindings: [],
-  });
+  store.projects.put(newProject({ id: org.defaultProjectId, organization: org.id, name: DEFAULT_PROJECT_NAME, createdAt: org.createdAt }));
   store.organizations.put(org);
   return org;
 }
@@ -55,6 +51,7 @@ export function createOrganization(
 
 const MODES: readonly string[] = ["remote", "local", "agent"];
 const A = "/data/attributes";
+const EMAIL_RE = /^[^@\s]+@[^@\s]+$/;
 
 /**
  * The writable settings of `POST /organizations` and `PATCH /organizations/:org`, one reader for
@@ -63,9 +60,12 @@ const A = "/data/attributes";
  */
 export function applyOrganizationInput(store: Store, current: OrganizationRecord, data: DataObject): OrganizationRecord {
   const a = data.attributes;
-  const next = { ...current };
+  const next = { ...current, settings: applyOrganizationSettings(current.settings, a) };
   const email = attr.string(a, "email");
-  if (email !== undefined) next.email = email;
+  if (email !== undefined) {
+    if (!EMAIL_RE.test(email)) throw errors.invalidAttribute("Email is invalid", `${A}/email`);
+    next.email = email;
+  }
   const afd = attr.bool(a, "allow-force-delete-workspaces");
   if (afd !== undefined) next.allowForceDeleteWorkspaces = afd;
   const mode = attr.string(a, "default-execution-mode");

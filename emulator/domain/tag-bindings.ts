@@ -107,6 +107,11 @@ export interface EffectiveBinding {
 }
 
 /** Direct bindings plus the project's, the direct one winning on the same key. */
+/** A project's effective bindings are its own (projects inherit none). */
+export function projectEffectiveBindings(project: ProjectRecord): EffectiveBinding[] {
+  return project.tagBindings.map((b) => ({ id: b.id, key: b.key, value: b.value, inheritedFrom: null }));
+}
+
 export function effectiveBindings(ws: WorkspaceRecord, project: ProjectRecord | undefined): EffectiveBinding[] {
   const out: EffectiveBinding[] = ws.tagBindings.map((b) => ({
     id: stableHexId(ws.id, b.key),

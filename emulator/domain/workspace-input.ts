@@ -12,7 +12,9 @@ import { attr, isObject, type DataObject, type Json } from "../jsonapi";
 import type { ExecutionMode, FlatTagRecord, OrganizationRecord, VcsRepoRecord, WorkspaceRecord } from "../store/model";
 import type { Store } from "../store/store";
 import type { Edition, VersionAttribute } from "../types";
+import { assertActivityDuration } from "./auto-destroy";
 import { parseTagRefs, resolveForAdd, withTags } from "./flat-tags";
+import { effectiveAgentPoolId, effectiveExecutionMode, inheritedDefaults } from "./inheritance";
 import { parseBindingInputs, replaceBindings } from "./tag-bindings";
 
 export interface WorkspaceInputEnv {
@@ -37,7 +39,6 @@ const A = "/data/attributes";
 const NAME_RE = /^[A-Za-z0-9_-]+$/;
 const MAX_NAME = 260;
 const MODES: readonly ExecutionMode[] = ["remote", "local", "agent"];
-const DURATION_RE = /^(\d{1,4})([dh])$/;
 const ISO_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
 const IDENTIFIER_RE = /^[^/\s]+\/[^/\s]+$|^[^/\s]+\/[^/\s]+\/_git\/[^/\s]+$/;
 
@@ -50,6 +51,7 @@ const BOOLEANS: Array<[string, keyof WorkspaceRecord]> = [
   ["global-remote-state", "globalRemoteState"],
   ["queue-all-runs", "queueAllRuns"],
   ["speculative-enabled", "speculativeEnabled"],
+  ["structured-run-output-enabled", "structuredRunOutputEnabled"],
 ];
 
 function defaults(env: WorkspaceInputEnv): WorkspaceRecord {
@@ -61,15 +63,16 @@ function defaults(env: WorkspaceInputEnv): WorkspaceRecord {
     name: "",
     projectId: org.defaultProjectId,
     description: null,
-    // A create without a mode takes the organization's default, pool included.
-    executionMode: org.defaultExecutionMode,
-    agentPoolId: org.defaultExecutionMode === "agent" ? org.defaultAgentPoolId : null,
+    // Set by applyExecution from the request or, once its project is known, from what it inherits.
+    executionMode: "remote",
+    agentPoolId: null,
     allowDestroyPlan: true,
     assessmentsEnabled: false,
     autoApply: false,
     autoApplyRunTrigger: false,
     autoDestroyAt: null,
     autoDestroyActivityDuration: null,
+    inheritsProjectAutoDestroy: true,
     fileTriggersEnabled: true,
     globalRemoteState: env.edition === "self-managed" ? store.settings.defaultGlobalRemoteState : false,
     projectRemoteState: false,
@@ -110,14 +113,45 @@ function copy(ws: WorkspaceRecord): WorkspaceRecord {
   };
 }
 
-/** The execution mode in effect: the organization default when the workspace does not overwrite it. */
-export function effectiveExecutionMode(ws: WorkspaceRecord, org: OrganizationRecord | undefined): ExecutionMode {
-  return ws.settingOverwrites.executionMode || !org ? ws.executionMode : org.defaultExecutionMode;
-}
-
-export function effectiveAgentPoolId(ws: WorkspaceRecord, org: OrganizationRecord | undefined): string | null {
-  if (effectiveExecutionMode(ws, org) !== "agent") return null;
-  return ws.settingOverwrites.agentPool || !org ? ws.agentPoolId : org.defaultAgentPoolId;
+/**
+ * Auto-destroy: a time and an inactivity duration exclude each other (setting one clears the
+ * other), and a workspace that sets either stops inheriting its project's duration. Setting
+ * `inherits-project-auto-destroy` to true hands both back to the project.
+ */
+function applyAutoDestroy(a: Json, next: WorkspaceRecord): void {
+  const dur = attr.nullableString(a, "auto-destroy-activity-duration");
+  if (dur !== undefined && dur !== null) assertActivityDuration(dur, `${A}/auto-destroy-activity-duration`);
+  const at = attr.nullableString(a, "auto-destroy-at");
+  if (at !== undefined && at !== null && (!ISO_RE.test(at) || Number.isNaN(Date.parse(at)))) {
+    throw errors.invalidAttribute("auto-destroy-at must be an ISO 8601 timestamp", `${A}/auto-destroy-at`);
+  }
+  if (typeof dur === "string" && typeof at === "string") {
+    throw errors.invalidAttribute(
+      "auto-destroy-at and auto-destroy-activity-duration cannot both be set",
+      `${A}/auto-destroy-activity-duration`,
+    );
+  }
+  const inherits = attr.bool(a, "inherits-project-auto-destroy");
+  if (inherits === true && (typeof dur === "string" || typeof at === "string")) {
+    throw errors.invalidAttribute(
+      "inherits-project-auto-destroy cannot be true while the workspace sets its own auto-destroy",
+      `${A}/inherits-project-auto-destroy`,
+    );
+  }
+  if (dur !== undefined) {
+    next.autoDestroyActivityDuration = dur;
+    if (dur !== null) next.autoDestroyAt = null;
+  }
+  if (at !== undefined) {
+    next.autoDestroyAt = at === null ? null : new Date(at).toISOString();
+    if (at !== null) next.autoDestroyActivityDuration = null;
+  }
+  if (inherits !== undefined) next.inheritsProjectAutoDestroy = inherits;
+  else if (typeof dur === "string" || typeof at === "string") next.inheritsProjectAutoDestroy = false;
+  if (next.inheritsProjectAutoDestroy) {
+    next.autoDestroyActivityDuration = null;
+    next.autoDestroyAt = null;
+  }
 }
 
 function applyName(env: WorkspaceInputEnv, a: Json, next: WorkspaceRecord): void {
@@ -154,24 +188,7 @@ function applySimple(env: WorkspaceInputEnv, data: DataObject, next: WorkspaceRe
     const su = attr.nullableString(a, "source-url");
     if (su !== undefined) next.sourceUrl = su;
   }
-  const dur = attr.nullableString(a, "auto-destroy-activity-duration");
-  if (dur !== undefined) {
-    const m = dur === null ? null : DURATION_RE.exec(dur);
-    if (dur !== null && (!m || Number(m[1]) <= 0)) {
-      throw errors.invalidAttribute(
-        "auto-destroy-activity-duration must be a number greater than 0 with at most four digits, followed by d or h",
-        `${A}/auto-destroy-activity-duration`,
-      );
-    }
-    next.autoDestroyActivityDuration = dur;
-  }
-  const at = attr.nullableString(a, "auto-destroy-at");
-  if (at !== undefined) {
-    if (at !== null && (!ISO_RE.test(at) || Number.isNaN(Date.parse(at)))) {
-      throw errors.invalidAttribute("auto-destroy-at must be an ISO 8601 timestamp", `${A}/auto-destroy-at`);
-    }
-    next.autoDestroyAt = at === null ? null : new Date(at).toISOString();
-  }
+  applyAutoDestroy(a, next);
   const key = env.versionAttribute;
   const version = attr.string(a, key);
   if (version !== undefined) {
@@ -226,7 +243,7 @@ function applyExecution(env: WorkspaceInputEnv, data: DataObject, next: Workspac
   // terraform-provider-tfe sends "" to detach a pool: the service treats it as null.
   const pool = typeof poolRaw === "string" && poolRaw !== "" ? poolRaw : undefined;
   if (pool !== undefined) {
-    const modeAfter = requested ?? (env.existing ? effectiveExecutionMode(env.existing, env.org) : undefined);
+    const modeAfter = requested ?? (env.existing ? effectiveExecutionMode(env.store, env.existing) : undefined);
     if (modeAfter !== "agent") {
       throw errors.invalidAttribute(
         'agent-pool-id can only be given when execution-mode is "agent"',
@@ -255,11 +272,19 @@ function applyExecution(env: WorkspaceInputEnv, data: DataObject, next: Workspac
     agentPool: soPool ?? (requested !== undefined || pool !== undefined ? true : next.settingOverwrites.agentPool),
   };
   if (requested !== undefined) next.executionMode = requested;
+  else if (!env.existing) {
+    // A create without a mode takes the defaults of the project it is created in.
+    const inherited = inheritedDefaults(env.store, next);
+    next.executionMode = inherited.executionMode;
+    next.agentPoolId = inherited.agentPoolId;
+  }
   if (pool !== undefined) next.agentPoolId = pool;
   if (next.executionMode !== "agent") next.agentPoolId = null;
+  // A workspace that stops overwriting the pool releases its own, so the pool can be deleted.
+  if (!next.settingOverwrites.agentPool) next.agentPoolId = null;
 
-  if (effectiveExecutionMode(next, env.org) === "agent") {
-    const effectivePool = effectiveAgentPoolId(next, env.org);
+  if (effectiveExecutionMode(env.store, next) === "agent") {
+    const effectivePool = effectiveAgentPoolId(env.store, next);
     if (!effectivePool) {
       throw errors.invalidAttribute('agent-pool-id is required when execution-mode is "agent"', `${A}/agent-pool-id`);
     }
@@ -296,7 +321,7 @@ function applyAssessments(env: WorkspaceInputEnv, data: DataObject, next: Worksp
   const v = attr.bool(data.attributes, "assessments-enabled");
   if (v !== undefined) next.assessmentsEnabled = v;
   if (!next.assessmentsEnabled || v === undefined) return;
-  if (effectiveExecutionMode(next, env.org) !== "remote") {
+  if (effectiveExecutionMode(env.store, next) !== "remote") {
     throw errors.invalidAttribute("Health assessments require the remote execution mode", `${A}/assessments-enabled`);
   }
   const resolved = checkEngineVersion(next.engineVersion, env.store.settings.engineVersions);
@@ -440,9 +465,10 @@ export function applyWorkspaceInput(env: WorkspaceInputEnv, data: DataObject): W
   applySimple(env, data, next);
   applyTriggers(data, next);
   applyRemoteStateSharing(env, data, next);
+  // The project first: what the workspace inherits depends on it.
+  const newTags = applyRelationships(env, data, next);
   applyExecution(env, data, next);
   applyVcs(env, data, next);
-  const newTags = applyRelationships(env, data, next);
   applyAssessments(env, data, next);
   next.updatedAt = env.now;
   return { next, newTags };

@@ -10,12 +10,12 @@ import {
   isValidOrganizationName,
   organizationDefaults,
 } from "../domain/organizations";
-import { parseBindingInputs, replaceBindings } from "../domain/tag-bindings";
+import { applyProjectInput, newProject, sameProjectName } from "../domain/projects";
 import { errors } from "../errors";
 import { newId, nowIso } from "../ids";
-import { attr, isObject, paginate, readDataObject, readPage, type DataObject } from "../jsonapi";
-import type { OrganizationRecord, ProjectRecord, TagBindingRecord } from "../store/model";
-import { organizationResource, projectResource } from "../serializers/resources";
+import { attr, paginate, readDataObject, readPage, type Json } from "../jsonapi";
+import type { OrganizationRecord, ProjectRecord } from "../store/model";
+import { organizationResource, parseProjectInclude, projectIncluded, projectResource } from "../serializers/resources";
 import { visibleOrganization } from "./lookup";
 
 function createOrg(ctx: RequestContext): HandlerResult {
@@ -66,46 +66,14 @@ function deleteOrg(ctx: RequestContext): HandlerResult {
   return { status: 204 };
 }
 
-/** Project name and description from a create/update document. */
-function projectFields(data: DataObject, existing: ProjectRecord | null): { name: string; description: string | null } {
-  const name = attr.string(data.attributes, "name");
-  if (!existing && name === undefined) throw errors.invalidAttribute("Name can't be blank", "/data/attributes/name");
-  if (name !== undefined && !/^[A-Za-z0-9 _-]{1,40}$/.test(name)) {
-    throw errors.invalidAttribute("Name may contain letters, numbers, spaces, - and _ (1 to 40 characters)", "/data/attributes/name");
-  }
-  const description = attr.nullableString(data.attributes, "description");
-  return {
-    name: name ?? existing?.name ?? "",
-    description: description === undefined ? (existing?.description ?? null) : description,
-  };
-}
-
-function projectBindings(data: DataObject, existing: TagBindingRecord[], now: string): TagBindingRecord[] | undefined {
-  const tb = data.relationships["tag-bindings"];
-  if (tb === undefined || tb === null) return undefined;
-  if (!isObject(tb)) throw errors.invalidAttribute("tag-bindings must be an object", "/data/relationships/tag-bindings");
-  const ptr = "/data/relationships/tag-bindings/data";
-  return replaceBindings(existing, parseBindingInputs(tb["data"] ?? [], ptr), now, ptr);
-}
-
 function createProject(ctx: RequestContext): HandlerResult {
   const org = visibleOrganization(ctx, ctx.params["organization_name"] ?? "");
   if (!canManageAllWorkspaces(caller(ctx), org.id)) throw errors.notFound();
   const data = readDataObject(ctx.body, "projects");
-  const { name, description } = projectFields(data, null);
-  const store = ctx.app.store;
-  if (store.projects.find((p) => p.organization === org.id && p.name === name)) {
-    throw errors.invalidAttribute("Name has already been taken", "/data/attributes/name");
-  }
   const now = nowIso();
-  const project: ProjectRecord = {
-    id: newId("prj"),
-    organization: org.id,
-    name,
-    description,
-    createdAt: now,
-    tagBindings: projectBindings(data, [], now) ?? [],
-  };
+  const store = ctx.app.store;
+  const draft = newProject({ id: newId("prj"), organization: org.id, name: "", createdAt: now });
+  const project = applyProjectInput(store, org, draft, data, now, true);
   store.projects.put(project);
   return { status: 201, body: { data: projectResource(project, store) } };
 }
@@ -116,7 +84,9 @@ function listProjects(ctx: RequestContext): HandlerResult {
   const store = ctx.app.store;
   const q = ctx.query.get("filter[names]");
   const names = q ? q.split(",") : null;
-  const projects = store.projects.filter((p) => p.organization === org.id && (!names || names.includes(p.name)));
+  const projects = store.projects.filter(
+    (p) => p.organization === org.id && (!names || names.some((n) => sameProjectName(n, p.name))),
+  );
   return { status: 200, body: paginate(ctx, projects, page, (p) => projectResource(p, store)) };
 }
 
@@ -126,20 +96,22 @@ function visibleProject(ctx: RequestContext): ProjectRecord {
   return p;
 }
 
+/** Project show honors `include=effective_tag_bindings`, with linkage from the relationship. */
 function showProject(ctx: RequestContext): HandlerResult {
-  return { status: 200, body: { data: projectResource(visibleProject(ctx), ctx.app.store) } };
+  const include = parseProjectInclude(ctx.query.get("include"));
+  const project = visibleProject(ctx);
+  const body: Json = { data: projectResource(project, ctx.app.store, include) };
+  if (include.size > 0) body["included"] = projectIncluded(project, include);
+  return { status: 200, body };
 }
 
 function updateProject(ctx: RequestContext): HandlerResult {
   const p = visibleProject(ctx);
   if (!isProjectAdmin(caller(ctx), p.organization, p.id, p.name)) throw errors.notFound();
-  const data = readDataObject(ctx.body, "projects");
-  const { name, description } = projectFields(data, p);
   const store = ctx.app.store;
-  if (store.projects.find((x) => x.organization === p.organization && x.name === name && x.id !== p.id)) {
-    throw errors.invalidAttribute("Name has already been taken", "/data/attributes/name");
-  }
-  const next = { ...p, name, description, tagBindings: projectBindings(data, p.tagBindings, nowIso()) ?? p.tagBindings };
+  const org = store.organizations.get(p.organization);
+  if (!org) throw errors.notFound();
+  const next = applyProjectInput(store, org, p, readDataObject(ctx.body, "projects"), nowIso(), false);
   store.projects.put(next);
   return { status: 200, body: { data: projectResource(next, store) } };
 }

@@ -33,7 +33,9 @@ function createModule(ctx: RequestContext): HandlerResult {
   const name = attr.string(a, "name");
   const provider = attr.string(a, "provider");
   if (!name || !NAME_RE.test(name)) throw errors.invalidAttribute("Name is invalid", "/data/attributes/name");
-  if (!provider || !/^[a-z0-9]+$/.test(provider)) throw errors.invalidAttribute("Provider is invalid", "/data/attributes/provider");
+  // Lower-case letters, digits and underscores (`my_provider`), as the service accepts; no dashes,
+  // which module addresses (`ns/name/provider`) cannot carry.
+  if (!provider || !/^[a-z0-9_]+$/.test(provider)) throw errors.invalidAttribute("Provider is invalid", "/data/attributes/provider");
   const registryName = attr.string(a, "registry-name") ?? "private";
   if (registryName !== "private") throw errors.invalidAttribute('registry-name must be "private"', "/data/attributes/registry-name");
   if (findModule(ctx.app.store, org.id, name, provider)) {

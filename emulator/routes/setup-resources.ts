@@ -4,6 +4,7 @@
  */
 import { canManageAllWorkspaces, canSeeOrganization } from "../auth";
 import { caller, type HandlerResult, type RequestContext, type RouteDef } from "../context";
+import { agentPoolInUse } from "../domain/inheritance";
 import { errors } from "../errors";
 import { newId, nowIso } from "../ids";
 import { attr, isObject, paginate, readDataObject, readPage, type DataObject } from "../jsonapi";
@@ -55,6 +56,24 @@ function showSshKey(ctx: RequestContext): HandlerResult {
   const key = ctx.app.store.sshKeys.get(ctx.params["ssh_key_id"] ?? "");
   if (!key || !canSeeOrganization(caller(ctx), key.organization)) throw errors.notFound();
   return { status: 200, body: { data: sshKeyResource(key) } };
+}
+
+/**
+ * A new name and/or value. The value is write-only in the service (never returned), so the emulator
+ * checks it and keeps nothing of it: no secret lands in its state file.
+ */
+function updateSshKey(ctx: RequestContext): HandlerResult {
+  const store = ctx.app.store;
+  const key = store.sshKeys.get(ctx.params["ssh_key_id"] ?? "");
+  if (!key || !canManageAllWorkspaces(caller(ctx), key.organization)) throw errors.notFound();
+  const data = readDataObject(ctx.body, "ssh-keys");
+  const name = attr.string(data.attributes, "name");
+  if (name === "") throw errors.invalidAttribute("Name can't be blank", "/data/attributes/name");
+  const value = attr.string(data.attributes, "value");
+  if (value === "") throw errors.invalidAttribute("Value can't be blank", "/data/attributes/value");
+  const next = name === undefined ? key : { ...key, name };
+  store.sshKeys.put(next);
+  return { status: 200, body: { data: sshKeyResource(next) } };
 }
 
 function deleteSshKey(ctx: RequestContext): HandlerResult {
@@ -134,12 +153,8 @@ function deleteAgentPool(ctx: RequestContext): HandlerResult {
   const pool = visiblePool(ctx);
   const store = ctx.app.store;
   if (!canManageAllWorkspaces(caller(ctx), pool.organization)) throw errors.notFound();
-  if (store.workspacesOf(pool.organization).some((w) => w.agentPoolId === pool.id)) {
-    throw errors.conflict("Agent pool is still used by workspaces");
-  }
-  if (store.organizations.get(pool.organization)?.defaultAgentPoolId === pool.id) {
-    throw errors.conflict("Agent pool is the organization's default");
-  }
+  // Only use in effect counts: a workspace that stopped overwriting its pool no longer holds it.
+  if (agentPoolInUse(store, pool.organization, pool.id)) throw errors.conflict("Agent pool is still used by workspaces");
   store.agentPools.delete(pool.id);
   return { status: 204 };
 }
@@ -230,6 +245,7 @@ export const setupResourceRoutes: RouteDef[] = [
   { method: "POST", path: `${ORG}/ssh-keys`, handler: createSshKey },
   { method: "GET", path: `${ORG}/ssh-keys`, handler: listSshKeys },
   { method: "GET", path: "/api/v2/ssh-keys/:ssh_key_id", handler: showSshKey },
+  { method: "PATCH", path: "/api/v2/ssh-keys/:ssh_key_id", handler: updateSshKey },
   { method: "DELETE", path: "/api/v2/ssh-keys/:ssh_key_id", handler: deleteSshKey },
   { method: "POST", path: `${ORG}/agent-pools`, handler: createAgentPool },
   { method: "GET", path: `${ORG}/agent-pools`, handler: listAgentPools },

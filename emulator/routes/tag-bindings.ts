@@ -3,7 +3,7 @@
  */
 import { canManageAllWorkspaces, canSeeOrganization, isProjectAdmin } from "../auth";
 import { caller, type HandlerResult, type RequestContext, type RouteDef } from "../context";
-import { effectiveBindings, mergeBindings, parseBindingInputs } from "../domain/tag-bindings";
+import { effectiveBindings, mergeBindings, parseBindingInputs, projectEffectiveBindings } from "../domain/tag-bindings";
 import { errors } from "../errors";
 import { nowIso } from "../ids";
 import { isObject } from "../jsonapi";
@@ -50,8 +50,7 @@ function listProject(ctx: RequestContext): HandlerResult {
 
 function listProjectEffective(ctx: RequestContext): HandlerResult {
   const p = visibleProject(ctx);
-  const data = p.tagBindings.map((b) => effectiveBindingResource({ id: b.id, key: b.key, value: b.value, inheritedFrom: null }));
-  return { status: 200, body: { data } };
+  return { status: 200, body: { data: projectEffectiveBindings(p).map(effectiveBindingResource) } };
 }
 
 function patchProject(ctx: RequestContext): HandlerResult {

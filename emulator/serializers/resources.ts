@@ -2,7 +2,9 @@
  * JSON:API resource objects for everything except workspaces. Resource-level links and
  * relationship links are relative (`/api/v2/...`), as the service writes them.
  */
-import type { EffectiveBinding } from "../domain/tag-bindings";
+import { projectDefaults } from "../domain/inheritance";
+import { projectEffectiveBindings, type EffectiveBinding } from "../domain/tag-bindings";
+import { errors } from "../errors";
 import { instanceCount } from "../domain/flat-tags";
 import type {
   AgentPoolRecord,
@@ -54,13 +56,19 @@ export function organizationResource(o: OrganizationRecord, edition: Edition): J
       "allow-force-delete-workspaces": o.allowForceDeleteWorkspaces,
       "default-execution-mode": o.defaultExecutionMode,
       "external-id": `org-${o.id}`,
+      ...o.settings,
     },
     relationships,
     links: { self: `/api/v2/organizations/${o.id}` },
   };
 }
 
-export function projectResource(p: ProjectRecord, store: Store): Json {
+/** What a project reports: its inherited settings in effect, and the linkage of what is included. */
+export function projectResource(p: ProjectRecord, store: Store, include: ReadonlySet<string> = new Set()): Json {
+  const inherited = projectDefaults(p, store.organizations.get(p.organization));
+  const effective = include.has("effective_tag_bindings")
+    ? { data: projectEffectiveBindings(p).map((b) => ({ id: b.id, type: "effective-tag-bindings" })) }
+    : {};
   return {
     id: p.id,
     type: "projects",
@@ -70,14 +78,37 @@ export function projectResource(p: ProjectRecord, store: Store): Json {
       "created-at": p.createdAt,
       "workspace-count": store.workspacesOf(p.organization).filter((w) => w.projectId === p.id).length,
       "is-default": store.organizations.get(p.organization)?.defaultProjectId === p.id,
+      "auto-destroy-activity-duration": p.autoDestroyActivityDuration,
+      "default-execution-mode": inherited.executionMode,
+      "setting-overwrites": {
+        "default-execution-mode": p.settingOverwrites.executionMode,
+        "default-agent-pool": p.settingOverwrites.agentPool,
+      },
     },
     relationships: {
       organization: { data: { id: p.organization, type: "organizations" } },
+      "default-agent-pool": { data: inherited.agentPoolId ? { id: inherited.agentPoolId, type: "agent-pools" } : null },
       "tag-bindings": { links: { related: `/api/v2/projects/${p.id}/tag-bindings` } },
-      "effective-tag-bindings": { links: { related: `/api/v2/projects/${p.id}/effective-tag-bindings` } },
+      "effective-tag-bindings": { ...effective, links: { related: `/api/v2/projects/${p.id}/effective-tag-bindings` } },
     },
     links: { self: `/api/v2/projects/${p.id}` },
   };
+}
+
+const PROJECT_INCLUDES = new Set(["effective_tag_bindings"]);
+
+/** `include` of the project show; 400 for anything else, as for workspaces. */
+export function parseProjectInclude(raw: string | undefined): Set<string> {
+  const out = new Set<string>();
+  for (const v of (raw ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "")) {
+    if (!PROJECT_INCLUDES.has(v)) throw errors.badRequest(`Invalid include parameter: ${v}`);
+    out.add(v);
+  }
+  return out;
+}
+
+export function projectIncluded(p: ProjectRecord, include: ReadonlySet<string>): Json[] {
+  return include.has("effective_tag_bindings") ? projectEffectiveBindings(p).map(effectiveBindingResource) : [];
 }
 
 export function tagResource(t: FlatTagRecord, store: Store): Json {

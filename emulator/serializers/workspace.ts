@@ -6,7 +6,7 @@ import { permissionsAttribute, workspaceRights, type Principal } from "../auth";
 import type { App } from "../context";
 import { tagNames } from "../domain/flat-tags";
 import { effectiveBindings } from "../domain/tag-bindings";
-import { effectiveAgentPoolId, effectiveExecutionMode } from "../domain/workspace-input";
+import { effectiveAgentPoolId, effectiveAutoDestroyDuration, effectiveExecutionMode } from "../domain/inheritance";
 import { errors } from "../errors";
 import type { Json } from "../jsonapi";
 import type { WorkspaceRecord } from "../store/model";
@@ -75,8 +75,8 @@ export function serializeWorkspace(
   const rights = workspaceRights(store, principal, ws, org);
   const sv = ws.currentStateVersionId ? store.stateVersions.get(ws.currentStateVersionId) : undefined;
   const run = ws.currentRunId ? store.runs.get(ws.currentRunId) : undefined;
-  const mode = effectiveExecutionMode(ws, org);
-  const poolId = effectiveAgentPoolId(ws, org);
+  const mode = effectiveExecutionMode(store, ws);
+  const poolId = effectiveAgentPoolId(store, ws);
   const kpis = runKpis(app, ws);
   const vcs = ws.vcsRepo;
   const oauthToken = vcs?.oauthTokenId ? store.oauthTokens.get(vcs.oauthTokenId) : undefined;
@@ -89,7 +89,7 @@ export function serializeWorkspace(
     "apply-duration-average": kpis.applyAvg,
     "auto-apply": ws.autoApply,
     "auto-apply-run-trigger": ws.autoApplyRunTrigger,
-    "auto-destroy-activity-duration": ws.autoDestroyActivityDuration,
+    "auto-destroy-activity-duration": effectiveAutoDestroyDuration(store, ws),
     "auto-destroy-at": ws.autoDestroyAt,
     "auto-destroy-status": null,
     "created-at": ws.createdAt,
@@ -98,8 +98,7 @@ export function serializeWorkspace(
     "execution-mode": mode,
     "file-triggers-enabled": ws.fileTriggersEnabled,
     "global-remote-state": ws.globalRemoteState,
-    // The spec types it "string or null", real clients expect a boolean: null satisfies both.
-    "inherits-project-auto-destroy": null,
+    "inherits-project-auto-destroy": ws.inheritsProjectAutoDestroy,
     "last-assessment-result-at": null,
     "latest-change-at": sv?.createdAt ?? ws.createdAt,
     locked: ws.lock !== null,

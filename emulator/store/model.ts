@@ -2,6 +2,7 @@
  * Records the store keeps. They are plain JSON so the whole state can be persisted as one file.
  * Timestamps are ISO 8601 strings (UTC, milliseconds, `Z`).
  */
+import type { OrganizationSettings } from "../domain/organization-settings";
 import type { TeamAccess, TokenKind } from "../types";
 
 export type ExecutionMode = "remote" | "local" | "agent";
@@ -21,6 +22,8 @@ export interface OrganizationRecord {
   defaultProjectId: string;
   dataRetentionPolicy: DrpRecord | null;
   moduleDeprecations: boolean;
+  /** Settings only stored and returned (see domain/organization-settings.ts), by wire name. */
+  settings: OrganizationSettings;
 }
 
 export interface UserRecord {
@@ -69,6 +72,12 @@ export interface ProjectRecord {
   description: string | null;
   createdAt: string;
   tagBindings: TagBindingRecord[];
+  /** Inherited by workspaces that set no auto-destroy of their own (`inherits-project-auto-destroy`). */
+  autoDestroyActivityDuration: string | null;
+  /** The project's own defaults; they apply only where `settingOverwrites` says so, else the organization's do. */
+  defaultExecutionMode: ExecutionMode | null;
+  defaultAgentPoolId: string | null;
+  settingOverwrites: { executionMode: boolean; agentPool: boolean };
 }
 
 export interface FlatTagRecord {
@@ -110,6 +119,8 @@ export interface WorkspaceRecord {
   autoApplyRunTrigger: boolean;
   autoDestroyAt: string | null;
   autoDestroyActivityDuration: string | null;
+  /** When true, the project's auto-destroy duration applies instead of the workspace's own settings. */
+  inheritsProjectAutoDestroy: boolean;
   fileTriggersEnabled: boolean;
   globalRemoteState: boolean;
   /** Self-managed only: every workspace of the same project may read this one's state. */

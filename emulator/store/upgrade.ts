@@ -4,12 +4,37 @@
  * emulator would serve such records with attributes missing. The types describe the current shape;
  * the `??` defaults are for files whose records predate a field.
  */
-import type { State, WorkspaceRecord } from "./model";
+import { defaultOrganizationSettings } from "../domain/organization-settings";
+import type { OrganizationRecord, ProjectRecord, State, WorkspaceRecord } from "./model";
 
 function upgradeWorkspace(w: WorkspaceRecord): WorkspaceRecord {
-  return { ...w, projectRemoteState: w.projectRemoteState ?? false };
+  return {
+    ...w,
+    projectRemoteState: w.projectRemoteState ?? false,
+    // A workspace with an auto-destroy of its own did not inherit its project's.
+    inheritsProjectAutoDestroy: w.inheritsProjectAutoDestroy ?? (w.autoDestroyActivityDuration === null && w.autoDestroyAt === null),
+  };
+}
+
+function upgradeProject(p: ProjectRecord): ProjectRecord {
+  return {
+    ...p,
+    autoDestroyActivityDuration: p.autoDestroyActivityDuration ?? null,
+    defaultExecutionMode: p.defaultExecutionMode ?? null,
+    defaultAgentPoolId: p.defaultAgentPoolId ?? null,
+    settingOverwrites: p.settingOverwrites ?? { executionMode: false, agentPool: false },
+  };
+}
+
+function upgradeOrganization(o: OrganizationRecord): OrganizationRecord {
+  return { ...o, settings: { ...defaultOrganizationSettings(), ...o.settings } };
 }
 
 export function upgradeState(state: State): State {
-  return { ...state, workspaces: state.workspaces.map(upgradeWorkspace) };
+  return {
+    ...state,
+    organizations: state.organizations.map(upgradeOrganization),
+    workspaces: state.workspaces.map(upgradeWorkspace),
+    projects: state.projects.map(upgradeProject),
+  };
 }
