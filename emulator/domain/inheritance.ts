@@ -5,6 +5,8 @@
  * `inherits-project-auto-destroy`. Computed at read time, so changing a project or an organization
  * changes what its inheriting workspaces report, as in the service.
  */
+import { errors } from "../errors";
+import { attr, isObject, type Json } from "../jsonapi";
 import type { ExecutionMode, OrganizationRecord, ProjectRecord, WorkspaceRecord } from "../store/model";
 import type { Store } from "../store/store";
 
@@ -12,6 +14,21 @@ export interface InheritedDefaults {
   executionMode: ExecutionMode;
   /** Null unless the mode is "agent". */
   agentPoolId: string | null;
+}
+
+/**
+ * The `setting-overwrites` object of a request: workspaces name its keys `execution-mode` and
+ * `agent-pool`, projects `default-execution-mode` and `default-agent-pool`. Undefined where not sent.
+ */
+export function readSettingOverwrites(
+  attributes: Json,
+  keys: { mode: string; pool: string },
+): { mode: boolean | undefined; pool: boolean | undefined } {
+  const so = attributes["setting-overwrites"];
+  const base = "/data/attributes/setting-overwrites";
+  if (so === undefined || so === null) return { mode: undefined, pool: undefined };
+  if (!isObject(so)) throw errors.invalidAttribute("setting-overwrites must be an object", base);
+  return { mode: attr.bool(so, keys.mode, base), pool: attr.bool(so, keys.pool, base) };
 }
 
 /** The defaults a project hands down: its own where it overwrites the organization's. */

@@ -8,6 +8,7 @@ import { attr, isObject, type DataObject } from "../jsonapi";
 import type { ExecutionMode, OrganizationRecord, ProjectRecord } from "../store/model";
 import type { Store } from "../store/store";
 import { assertActivityDuration } from "./auto-destroy";
+import { readSettingOverwrites } from "./inheritance";
 import { parseBindingInputs, replaceBindings } from "./tag-bindings";
 
 const A = "/data/attributes";
@@ -88,14 +89,7 @@ function applyInheritedSettings(store: Store, org: OrganizationRecord, data: Dat
     throw errors.invalidAttribute('default-execution-mode must be "remote", "local" or "agent"', `${A}/default-execution-mode`);
   }
   const pool = requestedPool(data);
-  const so = a["setting-overwrites"];
-  let soMode: boolean | undefined;
-  let soPool: boolean | undefined;
-  if (so !== undefined && so !== null) {
-    if (!isObject(so)) throw errors.invalidAttribute("setting-overwrites must be an object", `${A}/setting-overwrites`);
-    soMode = attr.bool(so, "default-execution-mode", `${A}/setting-overwrites`);
-    soPool = attr.bool(so, "default-agent-pool", `${A}/setting-overwrites`);
-  }
+  const { mode: soMode, pool: soPool } = readSettingOverwrites(a, { mode: "default-execution-mode", pool: "default-agent-pool" });
   if (typeof mode === "string") next.defaultExecutionMode = mode as ExecutionMode;
   if (pool.given) next.defaultAgentPoolId = pool.id;
   next.settingOverwrites = {

@@ -14,7 +14,7 @@ import type { Store } from "../store/store";
 import type { Edition, VersionAttribute } from "../types";
 import { assertActivityDuration } from "./auto-destroy";
 import { parseTagRefs, resolveForAdd, withTags } from "./flat-tags";
-import { effectiveAgentPoolId, effectiveExecutionMode, inheritedDefaults } from "./inheritance";
+import { effectiveAgentPoolId, effectiveExecutionMode, inheritedDefaults, readSettingOverwrites } from "./inheritance";
 import { parseBindingInputs, replaceBindings } from "./tag-bindings";
 
 export interface WorkspaceInputEnv {
@@ -252,19 +252,9 @@ function applyExecution(env: WorkspaceInputEnv, data: DataObject, next: Workspac
     }
   }
 
-  const so = a["setting-overwrites"];
-  let soMode: boolean | undefined;
-  let soPool: boolean | undefined;
-  if (so !== undefined && so !== null) {
-    if (!isObject(so)) throw errors.invalidAttribute("setting-overwrites must be an object", `${A}/setting-overwrites`);
-    soMode = attr.bool(so, "execution-mode", `${A}/setting-overwrites`);
-    soPool = attr.bool(so, "agent-pool", `${A}/setting-overwrites`);
-    if (soMode === true && requested === undefined) {
-      throw errors.invalidAttribute(
-        "execution-mode must be given when setting-overwrites.execution-mode is true",
-        `${A}/execution-mode`,
-      );
-    }
+  const { mode: soMode, pool: soPool } = readSettingOverwrites(a, { mode: "execution-mode", pool: "agent-pool" });
+  if (soMode === true && requested === undefined) {
+    throw errors.invalidAttribute("execution-mode must be given when setting-overwrites.execution-mode is true", `${A}/execution-mode`);
   }
   // Giving a value explicitly overwrites the inherited default, as the service does.
   next.settingOverwrites = {
