@@ -259,9 +259,16 @@ describe("retries", () => {
     expect(server!.requests).toHaveLength(FAST_RETRY.maxAttempts);
   });
 
-  test("a create answered 500 is not repeated", async () => {
+  test("a safe delete answered 503 is retried: repeating it is safe", async () => {
+    let calls = 0;
+    const client = await serve(() => (++calls === 1 ? err(503, "service unavailable") : { status: 204 }));
+    await client.safeDeleteWorkspace("ws-1");
+    expect(server!.requests).toHaveLength(2);
+  });
+
+  test("a create answered 500 is not repeated, and is reported as of unknown outcome", async () => {
     const client = await serve(() => err(500, "internal server error"));
-    expect(await failure(client.createWorkspace("example-org", { name: "one" }))).toBeInstanceOf(ServerError);
+    expect(await failure(client.createWorkspace("example-org", { name: "one" }))).toBeInstanceOf(OutcomeUnknownError);
     expect(server!.requests).toHaveLength(1);
   });
 
@@ -340,9 +347,9 @@ describe("retries", () => {
     expect(server!.requests).toHaveLength(4);
   });
 
-  test("lock's 503 is not retried (only unlock has that rule)", async () => {
+  test("lock's 503 is not retried (only unlock has that rule), and is reported as of unknown outcome", async () => {
     const client = await serve(() => err(503, "service unavailable"));
-    expect(await failure(client.lockWorkspace("ws-1"))).toBeInstanceOf(ServerError);
+    expect(await failure(client.lockWorkspace("ws-1"))).toBeInstanceOf(OutcomeUnknownError);
     expect(server!.requests).toHaveLength(1);
   });
 

@@ -240,15 +240,21 @@ export class TransportError extends ApiError {
   }
 }
 
-/** A request that is not safe to repeat (a create, a lock…) lost its connection after it was sent: it may
- * or may not have been applied. The caller must read the object to find out; the client never repeats it. */
+/** A request that is not safe to repeat (a create, a lock…) may or may not have been applied: its
+ * connection failed after it was sent, or it was answered with a 5xx, which a gateway in front of the
+ * service can send after the service applied it. The caller must read the object to find out; the
+ * client never repeats it. `status` is set when a 5xx was the answer. */
 export class OutcomeUnknownError extends ApiError {
   readonly causeCode: string | undefined;
-  constructor(ctx: RequestContext, causeCode: string | undefined, reason: string, cause?: unknown) {
+  constructor(ctx: RequestContext, causeCode: string | undefined, reason: string, cause?: unknown, status?: number) {
+    const what = status === undefined
+      ? `the connection failed after the request was sent (${reason}${causeCode ? `, ${causeCode}` : ""})`
+      : `the server answered ${status} (${reason})`;
     super(ErrorCodes.outcomeUnknown, {
       ...ctx,
-      message: `${ctx.method} ${ctx.path} may or may not have been applied: the connection failed after the request was sent ` +
-        `(${reason}${causeCode ? `, ${causeCode}` : ""}). It was not repeated because repeating it is not safe; read the object to find out`,
+      ...(status === undefined ? {} : { status }),
+      message: `${ctx.method} ${ctx.path} may or may not have been applied: ${what}. ` +
+        "It was not repeated because repeating it is not safe; read the object to find out",
     }, { cause });
     this.causeCode = causeCode;
   }

@@ -181,6 +181,11 @@ export class Requester {
         await sleep(decision.delayMs);
         continue;
       }
+      if (decision.reason === "not-idempotent" && res.status >= 500) {
+        // "Not applied" cannot be concluded from a 5xx: a gateway answers 502/504 after a slow apply.
+        const detail = parseErrorDocument(safeJson(res.body))[0];
+        throw new OutcomeUnknownError(ctx, undefined, detail?.title ?? "server error", undefined, res.status);
+      }
       throw errorForResponse(ctx, res.status, parseErrorDocument(safeJson(res.body)), requestId, {
         attempts: failures + rateLimitRetries + (res.status === 429 ? 1 : 0),
         ...(retryAfterMs === undefined ? {} : { retryAfterMs }),

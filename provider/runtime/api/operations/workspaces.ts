@@ -84,14 +84,15 @@ export async function updateWorkspaceByName(core: Requester, organization: strin
 /** A7. 409 (ConflictError reason "not-safe-to-delete") while the workspace manages resources. */
 export async function safeDeleteWorkspace(core: Requester, workspaceId: string): Promise<void> {
   requireId("safeDeleteWorkspace", "workspaceId", workspaceId);
-  await core.request({ method: "POST", path: `${byId(workspaceId)}/actions/safe-delete` });
+  // Safe to repeat: once applied, a repeat answers 404, which callers take as "deleted".
+  await core.request({ method: "POST", path: `${byId(workspaceId)}/actions/safe-delete`, idempotent: true });
 }
 
 /** A8. */
 export async function safeDeleteWorkspaceByName(core: Requester, organization: string, name: string): Promise<void> {
   requireId("safeDeleteWorkspaceByName", "organization", organization);
   requireId("safeDeleteWorkspaceByName", "name", name);
-  await core.request({ method: "POST", path: `${byName(organization, name)}/actions/safe-delete` });
+  await core.request({ method: "POST", path: `${byName(organization, name)}/actions/safe-delete`, idempotent: true });
 }
 
 /** A9. A repeat after a lost connection may answer 404: callers treat 404 on delete as done. */
