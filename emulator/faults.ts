@@ -9,7 +9,8 @@ export type FaultDecision =
   | { kind: "none" }
   | { kind: "error"; error: ApiError; fault: "status" | "rate-limit" | "server-error" }
   | { kind: "drop-before"; fault: "drop-before" }
-  | { kind: "drop-after"; fault: "drop-after" };
+  | { kind: "drop-after"; fault: "drop-after" }
+  | { kind: "error-after-apply"; error: ApiError; fault: "status-after-apply" };
 
 /** The service's advertised limit when no rate-limit fault is set. */
 export const DEFAULT_RATE_LIMIT = 30;
@@ -65,6 +66,9 @@ export function validateFaults(f: FaultSettings): void {
       throw new Error("scripted status must be an integer 400..599");
     }
     if (s.drop !== undefined && s.drop !== "before" && s.drop !== "after") throw new Error('drop must be "before" or "after"');
+    if (s.afterApply !== undefined && (typeof s.afterApply !== "boolean" || (s.afterApply && s.status === undefined))) {
+      throw new Error("afterApply must be a boolean, and needs a status");
+    }
   }
 }
 
@@ -125,6 +129,7 @@ export class FaultController {
         status === 429
           ? errors.tooManyRequests(this.advertisedLimit(), f.retryAfterSeconds ?? 1)
           : errors.forStatus(status, "Injected fault");
+      if (f.afterApply === true) return { kind: "error-after-apply", error, fault: "status-after-apply" };
       return { kind: "error", error, fault: "status" };
     }
     const rl = this.settings.rateLimit;

@@ -197,6 +197,12 @@ export async function startServer(options: EmulatorOptions = {}): Promise<Runnin
       req.socket.destroy();
       return;
     }
+    if (decision.kind === "error-after-apply") {
+      entry.fault = decision.fault;
+      entry.status = decision.error.status;
+      respond(res, { status: decision.error.status, headers: decision.error.headers }, decision.error, plain);
+      return;
+    }
     entry.status = result.status;
     respond(res, result, error, plain);
   }

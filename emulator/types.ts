@@ -55,6 +55,11 @@ export interface ScriptedFault {
   status?: number;
   /** Destroy the socket before handling, or after the request was fully applied (the client cannot know the outcome). */
   drop?: "before" | "after";
+  /**
+   * With `status`: apply the request first, then answer `status` instead of its own answer, as a
+   * gateway does when it gives up on a slow request the service still completes (say 502 or 504).
+   */
+  afterApply?: boolean;
   /** With status 429: the value of Retry-After / X-RateLimit-Reset. */
   retryAfterSeconds?: number;
   /** How many matching requests it applies to; default 1. */
@@ -73,7 +78,7 @@ export interface RequestLogEntry {
   /** Status answered; null when the connection was dropped. */
   status: number | null;
   /** The fault that decided the outcome, if any. */
-  fault?: "status" | "drop-before" | "drop-after" | "rate-limit" | "server-error";
+  fault?: "status" | "status-after-apply" | "drop-before" | "drop-after" | "rate-limit" | "server-error";
   /** Kind of the presented token: owner, user, team, organization, or "invalid"; absent without a token. */
   tokenKind?: string;
   /** When the request arrived (ISO 8601, UTC). */
