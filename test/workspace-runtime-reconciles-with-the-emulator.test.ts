@@ -8,6 +8,9 @@ import { startEmulator, type RunningEmulator } from "../emulator";
 import * as runtime from "../provider/runtime";
 import { UNKNOWN } from "../provider/runtime/lifecycle";
 import { resetConfigForTests } from "../provider/runtime/config";
+import { ownerUrl, parseOwnerUrl } from "../provider/runtime/ownership";
+
+const owner = (name: string, stack = "dev"): string => ownerUrl({ project: "proj", stack, kind: "Workspace", name });
 
 let emulator: RunningEmulator;
 const workspace = runtime.workspace;
@@ -173,24 +176,109 @@ describe("create, read, update and delete", () => {
   test("create refuses a name that already exists instead of taking the workspace over", async () => {
     const name = uniqueName("taken");
     await workspace.create({ name, organization: emulator.organization });
-    await expect(workspace.create({ name, organization: emulator.organization })).rejects.toThrow(
-      `Workspace "${emulator.organization}/${name}" already exists and is not managed by this stack`,
+    await expect(workspace.create({ name, organization: emulator.organization, __owner: owner("taker") })).rejects.toThrow(
+      `Workspace "${emulator.organization}/${name}" already exists and was not created by a pulumi-wsbridge stack resource`,
     );
   });
 
-  test("create never duplicates a workspace when the connection drops after the server applied it", async () => {
-    const name = uniqueName("dropped");
-    emulator.setFaults({ script: [{ match: { method: "POST", path: `/api/v2/organizations/${emulator.organization}/workspaces` }, drop: "after" }] });
+  test("create records which stack resource made the workspace in its source-url", async () => {
+    const name = uniqueName("marked");
+    const created = await workspace.create({ name, organization: emulator.organization, __owner: owner("net") });
+    const live = (await rawGet(`/workspaces/${created.id}`)).body as { data: { attributes: Record<string, unknown> } };
+    expect(live.data.attributes["source-name"]).toBe("pulumi-wsbridge");
+    expect(live.data.attributes["source-url"]).toBe(owner("net"));
+    expect(parseOwnerUrl(String(live.data.attributes["source-url"]))).toEqual({ project: "proj", stack: "dev", kind: "Workspace", name: "net" });
+  });
+
+  test("create adopts the resource's own workspace left by an interrupted create, with the declared description", async () => {
+    const name = uniqueName("interrupted");
+    const first = await workspace.create({ name, organization: emulator.organization, description: "old", __owner: owner("net") });
     emulator.clearRequests();
-    const created = await workspace.create({ name, organization: emulator.organization });
+    const again = await workspace.create({ name, organization: emulator.organization, description: "new", __owner: owner("net") });
+    expect(again.id).toBe(first.id);
+    expect(again.outs.description).toBe("new");
+    expect(emulator.requests().map((r) => r.method)).toEqual(["GET", "PATCH"]);
+  });
+
+  test("create refuses a workspace made by another resource of the stack, naming the alias to add", async () => {
+    const name = uniqueName("renamed");
+    await workspace.create({ name, organization: emulator.organization, __owner: owner("old-name") });
+    await expect(workspace.create({ name, organization: emulator.organization, __owner: owner("new-name") })).rejects.toThrow(
+      'it was created by resource "old-name" of this stack. If you renamed that resource in your program, add `aliases: [{ name: "old-name" }]`',
+    );
+  });
+
+  test("create refuses a workspace made by another stack", async () => {
+    const name = uniqueName("other-stack");
+    await workspace.create({ name, organization: emulator.organization, __owner: owner("net", "prod") });
+    await expect(workspace.create({ name, organization: emulator.organization, __owner: owner("net") })).rejects.toThrow(
+      'is managed by resource "net" of stack proj/prod, not by this resource',
+    );
+  });
+
+  test("a replacement of a resource in the state deletes the old workspace first (names are unique)", async () => {
+    const name = uniqueName("replaced");
+    const old = await workspace.create({ name, organization: emulator.organization, __owner: owner("net") });
+    // The engine checks the resource (found in the state) before it creates the replacement.
+    const checked = await workspace.check({ name, organization: emulator.organization, __owner: owner("net") }, { name, organization: emulator.organization, __owner: owner("net") });
+    expect(checked.inputs).toEqual({ name, organization: emulator.organization, __owner: owner("net") });
+    emulator.clearRequests();
+    const replacement = await workspace.create(checked.inputs);
+    expect(replacement.id).not.toBe(old.id);
+    expect(emulator.requests().map((r) => `${r.method} ${r.path}`)).toEqual([
+      `GET /api/v2/organizations/${emulator.organization}/workspaces/${name}`,
+      `POST /api/v2/workspaces/${old.id}/actions/safe-delete`,
+      `GET /api/v2/organizations/${emulator.organization}/workspaces/${name}`,
+      `POST /api/v2/organizations/${emulator.organization}/workspaces`,
+    ]);
+    // the engine then deletes the old instance: already gone, which is success
+    await workspace.delete(old.id, old.outs);
+    expect((await rawGet(`/workspaces/${replacement.id}`)).status).toBe(200);
+  });
+
+  test("check keeps the owner marker out of validation and passes it on unchanged", async () => {
+    const checked = await workspace.check({}, { name: "fresh", organization: emulator.organization, __owner: owner("net") });
+    expect(checked.failures).toEqual([]);
+    expect(checked.inputs).toEqual({ name: "fresh", organization: emulator.organization, __owner: owner("net") });
+  });
+
+  test("refresh returns the owner marker with the inputs, so the next preview shows no change to it", async () => {
+    const created = await workspace.create({ name: uniqueName("refreshed"), organization: emulator.organization, __owner: owner("kept") });
+    const refreshed = await workspace.read(created.id, created.outs);
+    expect(refreshed.inputs?.__owner).toBe(owner("kept"));
+    expect(refreshed.props?.__owner).toBe(owner("kept"));
+  });
+
+  test("create resolves a gateway's 502 after the server applied it: one workspace, no second POST", async () => {
+    const name = uniqueName("gateway-applied");
+    const path = `/api/v2/organizations/${emulator.organization}/workspaces`;
+    emulator.setFaults({ script: [{ match: { method: "POST", path }, status: 502, afterApply: true }] });
+    emulator.clearRequests();
+    const created = await workspace.create({ name, organization: emulator.organization, __owner: owner("gw") });
     const posts = emulator.requests().filter((r) => r.method === "POST");
-    expect(posts).toHaveLength(1);
-    expect(posts[0]?.fault).toBe("drop-after");
+    expect(posts.map((r) => [r.status, r.fault])).toEqual([[502, "status-after-apply"]]);
     const listed = await rawGet(`/organizations/${emulator.organization}/workspaces?search%5Bname%5D=${name}`);
-    const ids = (listed.body as { data: { id: string; attributes: { name: string } }[] }).data
-      .filter((w) => w.attributes.name === name)
-      .map((w) => w.id);
-    expect(ids).toEqual([created.id]);
+    expect((listed.body as { data: { id: string }[] }).data.map((w) => w.id)).toEqual([created.id]);
+  });
+
+  test("create resolves a 503 that was not applied: it looks, finds nothing, and creates", async () => {
+    const name = uniqueName("gateway-refused");
+    const path = `/api/v2/organizations/${emulator.organization}/workspaces`;
+    emulator.setFaults({ script: [{ match: { method: "POST", path }, status: 503 }] });
+    emulator.clearRequests();
+    const created = await workspace.create({ name, organization: emulator.organization, __owner: owner("gw2") });
+    expect(emulator.requests().filter((r) => r.method === "POST").map((r) => r.status)).toEqual([503, 201]);
+    expect((await rawGet(`/workspaces/${created.id}`)).status).toBe(200);
+  });
+
+  test("delete retries a 503 and a dropped connection, and a 404 after an attempt means done", async () => {
+    const created = await workspace.create({ name: uniqueName("flaky-delete"), organization: emulator.organization });
+    const path = `/api/v2/workspaces/${created.id}/actions/safe-delete`;
+    emulator.setFaults({ script: [{ match: { method: "POST", path }, status: 503 }, { match: { method: "POST", path }, drop: "after" }] });
+    emulator.clearRequests();
+    await workspace.delete(created.id, created.outs);
+    expect(emulator.requests().map((r) => r.status)).toEqual([503, null, 404]);
+    expect((await rawGet(`/workspaces/${created.id}`)).status).toBe(404);
   });
 
   test("read returns the live description and updated inputs", async () => {
@@ -275,6 +363,57 @@ describe("create, read, update and delete", () => {
     emulator.clearRequests();
     await workspace.delete(created.id, created.outs);
     expect(emulator.requests().map((r) => `${r.method} ${r.path}`)).toEqual([`DELETE /api/v2/workspaces/${created.id}`]);
+  });
+});
+
+describe("preview refuses what up would refuse", () => {
+  test.each([
+    ["wsbridge:maxRetries", "lots", "wsbridge:maxRetries must be a whole number from 0 to 50"],
+    ["wsbridge:requestTimeoutMs", "0", "wsbridge:requestTimeoutMs must be a whole number of milliseconds from 1 to 3600000"],
+    ["wsbridge:address", "ftp://example.com", 'wsbridge:address must use http or https, got "ftp:"'],
+    ["wsbridge:edition", "cloud", 'wsbridge:edition must be "hosted" or "self-managed", got "cloud"'],
+  ])("check fails naming %s when it is %s", async (key, value, message) => {
+    await configureFor({ "wsbridge:address": emulator.url, "wsbridge:organization": emulator.organization, [key]: value });
+    emulator.clearRequests();
+    await expect(workspace.check({}, { name: "alpha" })).rejects.toThrow(`Invalid provider settings: ${message}`);
+    expect(emulator.requests()).toEqual([]);
+  });
+
+  test("a workspace name over 260 characters and an invalid organization name are check failures", async () => {
+    const long = await workspace.check({}, { name: "a".repeat(261), organization: emulator.organization });
+    expect(long.failures).toEqual([{ property: "name", reason: "must be at most 260 characters" }]);
+    const org = await workspace.check({}, { name: "ok", organization: "not an org!" });
+    expect(org.failures).toEqual([{ property: "organization", reason: "must contain only letters, digits, '-' and '_' (and not be empty)" }]);
+  });
+});
+
+describe("refresh and destroy after the settings changed", () => {
+  test("a refused token says that refresh and destroy use the settings recorded in the state, and what to run", async () => {
+    const created = await workspace.create({ name: uniqueName("rotated"), organization: emulator.organization });
+    await configureFor({ "wsbridge:address": emulator.url, "wsbridge:token": "revoked-token", "wsbridge:organization": emulator.organization });
+    const refresh = (await workspace.read(created.id, created.outs).catch((e: unknown) => e)) as Error;
+    expect(refresh.message).toContain("401");
+    expect(refresh.message).toContain("refresh uses the provider settings recorded in the state by the last `pulumi up`");
+    expect(refresh.message).toContain("`pulumi refresh --run-program`");
+    const destroy = (await workspace.delete(created.id, created.outs).catch((e: unknown) => e)) as Error;
+    expect(destroy.message).toContain("`pulumi destroy --run-program`");
+    expect(destroy.message).not.toContain("revoked-token");
+  });
+
+  test("an address that refuses connections gets the same advice", async () => {
+    await configureFor({ "wsbridge:address": "http://127.0.0.1:9", "wsbridge:token": "unreachable-host-token", "wsbridge:organization": emulator.organization, "wsbridge:maxRetries": "0" });
+    const error = (await workspace.read("ws-any", { name: "x", organization: emulator.organization }).catch((e: unknown) => e)) as Error;
+    expect(error.message).toContain("ECONNREFUSED");
+    expect(error.message).toContain("`pulumi refresh --run-program`");
+  });
+
+  test("refresh against an address that serves no API keeps the resource and says the address may be wrong", async () => {
+    const created = await workspace.create({ name: uniqueName("wrong-base"), organization: emulator.organization });
+    await configureFor({ "wsbridge:address": `${emulator.url}/not-the-api`, "wsbridge:token": emulator.token, "wsbridge:organization": emulator.organization });
+    const error = (await workspace.read(created.id, created.outs).catch((e: unknown) => e)) as Error;
+    expect(error).toBeInstanceOf(Error);
+    expect(error.message).toContain("does not serve the API (GET /api/v2/ping answered 404)");
+    expect(error.message).toContain("wsbridge:address");
   });
 });
 

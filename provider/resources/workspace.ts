@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { WorkspaceInputs } from "../schemas/workspace";
 import { workspaceProvider } from "../shims";
+import { claimUniqueName, ownerMarker, warnIfTokenInPlaintext } from "./program-checks";
 
 /** Arguments of a {@link Workspace}; every field may be a Pulumi `Input`. See {@link WorkspaceInputs}. */
 export type WorkspaceArgs = { [K in keyof WorkspaceInputs]: pulumi.Input<WorkspaceInputs[K]> };
@@ -46,6 +47,18 @@ export class Workspace extends pulumi.dynamic.Resource {
       workspaceId: undefined, executionMode: undefined, engineVersion: undefined, locked: undefined,
       resourceCount: undefined, projectId: undefined, createdAt: undefined, updatedAt: undefined, htmlUrl: undefined,
     };
-    super(workspaceProvider, name, { ...outputs, description: undefined, forceDelete: undefined, organization: undefined, ...args }, opts, "wsbridge", "Workspace");
+    warnIfTokenInPlaintext();
+    const organization = args.organization ?? defaultOrganization();
+    if (organization !== undefined) claimUniqueName("Workspace", [organization, args.name], name);
+    // `__owner` marks the workspace as this resource's (runtime/ownership.ts); it is not a user input.
+    const internal = { __owner: ownerMarker("Workspace", name) };
+    super(workspaceProvider, name, { ...outputs, description: undefined, forceDelete: undefined, organization: undefined, ...args, ...internal }, opts, "wsbridge", "Workspace");
   }
+}
+
+/** The organization a Workspace without one gets, as the provider resolves it (stack config, then environment). */
+function defaultOrganization(): string | undefined {
+  const nonEmpty = (v: string | undefined): string | undefined => (v !== undefined && v.trim() !== "" ? v.trim() : undefined);
+  return nonEmpty(pulumi.runtime.getConfig("wsbridge:organization")) ??
+    nonEmpty(process.env["WSBRIDGE_ORGANIZATION"]) ?? nonEmpty(process.env["TFE_ORGANIZATION"]);
 }

@@ -87,9 +87,39 @@ export function configure(config: ConfigSource | undefined): void {
 
 const nonEmpty = (v: string | undefined): string | undefined => (v !== undefined && v.trim() !== "" ? v.trim() : undefined);
 
-function parseEdition(value: string | undefined): Edition | undefined {
-  // An unknown value falls back to detection from ping, which is accurate anyway.
-  return value === "hosted" || value === "self-managed" ? value : undefined;
+function isEdition(value: string): value is Edition {
+  return value === "hosted" || value === "self-managed";
+}
+
+/** The edition, when set; a value that is neither edition is reported, not silently replaced by detection. */
+function resolveEdition(env: NodeJS.ProcessEnv, settings: ResolvedSettings): void {
+  const fromConfig = stackConfig.edition;
+  const raw = fromConfig ?? nonEmpty(env["WSBRIDGE_EDITION"]);
+  if (raw === undefined) return;
+  if (isEdition(raw)) {
+    settings.edition = raw;
+    return;
+  }
+  (settings.invalid ??= []).push({
+    key: fromConfig !== undefined ? "wsbridge:edition" : "WSBRIDGE_EDITION",
+    reason: `must be "hosted" or "self-managed", got "${raw}"`,
+  });
+}
+
+/** An address must be an absolute http(s) URL; reported under the setting it came from. */
+function checkAddress(address: string, env: NodeJS.ProcessEnv, settings: ResolvedSettings): void {
+  let problem: string | undefined;
+  try {
+    const url = new URL(address);
+    if (url.protocol !== "https:" && url.protocol !== "http:") problem = `must use http or https, got "${url.protocol}"`;
+  } catch {
+    problem = `must be an absolute http(s) URL such as https://app.terraform.io, got "${address}"`;
+  }
+  if (problem === undefined) return;
+  const key = stackConfig.address !== undefined ? "wsbridge:address"
+    : nonEmpty(env["WSBRIDGE_ADDRESS"]) !== undefined ? "WSBRIDGE_ADDRESS"
+    : nonEmpty(env["TFE_ADDRESS"]) !== undefined ? "TFE_ADDRESS" : "TFE_HOSTNAME";
+  (settings.invalid ??= []).push({ key, reason: problem });
 }
 
 function hostOf(address: string): string | undefined {
@@ -160,6 +190,7 @@ export function resolveSettings(env: NodeJS.ProcessEnv = process.env): ResolvedS
   ).replace(/\/+$/, "");
 
   const settings: ResolvedSettings = { address };
+  checkAddress(address, env, settings);
   const host = hostOf(address);
   if (stackConfig.token) {
     settings.token = stackConfig.token;
@@ -177,10 +208,18 @@ export function resolveSettings(env: NodeJS.ProcessEnv = process.env): ResolvedS
   }
   const organization = stackConfig.organization ?? nonEmpty(env["WSBRIDGE_ORGANIZATION"]) ?? nonEmpty(env["TFE_ORGANIZATION"]);
   if (organization !== undefined) settings.organization = organization;
-  const edition = parseEdition(stackConfig.edition) ?? parseEdition(nonEmpty(env["WSBRIDGE_EDITION"]));
-  if (edition !== undefined) settings.edition = edition;
+  resolveEdition(env, settings);
   for (const key of LIMIT_KEYS) resolveLimit(key, env, settings);
   return settings;
+}
+
+/**
+ * The settings that cannot be used, as one message naming each (or undefined). `check` throws it so a
+ * preview fails on a bad setting before anything is planned, rather than at the first API call of `up`.
+ */
+export function settingsProblem(settings: ResolvedSettings = resolveSettings()): string | undefined {
+  if (!settings.invalid || settings.invalid.length === 0) return undefined;
+  return `Invalid provider settings: ${settings.invalid.map((i) => `${i.key} ${i.reason}`).join("; ")}`;
 }
 
 /** What the client is built from. Unset limits keep the client's defaults (DEFAULT_TIMEOUT_MS,

@@ -84,3 +84,29 @@ function reasonOf(issue: z.core.$ZodIssue, raw: Props): string {
 export function normalizeOptionalText(value: unknown): string {
   return typeof value === "string" ? value : "";
 }
+
+/** Inputs the resource classes add for the provider's own use; never the user's, never diffed. */
+export const INTERNAL_INPUTS = ["__owner"] as const;
+
+/** The user's inputs: without `__provider` and the internal ones. */
+export function userInputs(props: Props | undefined): Props {
+  const rest = withoutProvider(props);
+  for (const key of INTERNAL_INPUTS) delete rest[key];
+  return rest;
+}
+
+/**
+ * What refresh and destroy should say when the API refuses the token or cannot be reached: they run
+ * with the provider settings recorded in the state by the last `pulumi up`, so a token or address
+ * changed since then is not seen yet. Returns undefined for other errors.
+ */
+export function staleSettingsHint(error: unknown, command: "refresh" | "destroy"): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  const cause = (error as { causeCode?: unknown } | null)?.causeCode;
+  const unauthorized = code === "WSB_UNAUTHORIZED";
+  const unreachable = code === "WSB_TRANSPORT" && (cause === "ECONNREFUSED" || cause === "ENOTFOUND" || cause === "EAI_AGAIN");
+  if (!unauthorized && !unreachable) return undefined;
+  return `${command} uses the provider settings recorded in the state by the last \`pulumi up\`. If you changed ` +
+    "wsbridge:token or wsbridge:address since (or the WSBRIDGE_*/TFE_* variables), run `pulumi up` first, or " +
+    `run \`pulumi ${command} --run-program\`, which uses the current settings.`;
+}

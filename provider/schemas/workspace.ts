@@ -9,8 +9,9 @@ import type { Equals, Assert } from "./type-equality";
 export interface WorkspaceInputs {
   /**
    * The workspace's name, unique in its organization: letters, digits, `-` and `_` only.
-   * Renaming updates the workspace in place (its URL in the API and UI changes).
+   * Renaming updates the workspace in place (its URL in the API and UI changes). At most 260 characters.
    * @pattern ^[A-Za-z0-9_-]+$
+   * @maxLength 260
    */
   name: string;
   /**
@@ -20,7 +21,8 @@ export interface WorkspaceInputs {
   /**
    * The organization that owns the workspace. Defaults to the `wsbridge:organization` stack config
    * (else `WSBRIDGE_ORGANIZATION` / `TFE_ORGANIZATION`). Changing it replaces the workspace.
-   * @minLength 1
+   * Letters, digits, `-` and `_`.
+   * @pattern ^[A-Za-z0-9_-]+$
    */
   organization?: string;
   /**
@@ -32,13 +34,19 @@ export interface WorkspaceInputs {
 }
 
 export const WORKSPACE_NAME_PATTERN = /^[A-Za-z0-9_-]+$/;
+export const WORKSPACE_NAME_MAX_LENGTH = 260;
+export const ORGANIZATION_NAME_PATTERN = /^[A-Za-z0-9_-]+$/;
 
 export const workspaceInputsSchema = z.strictObject({
   name: z
     .string({ error: "must be a string" })
-    .regex(WORKSPACE_NAME_PATTERN, "must contain only letters, digits, '-' and '_' (and not be empty)"),
+    .regex(WORKSPACE_NAME_PATTERN, "must contain only letters, digits, '-' and '_' (and not be empty)")
+    .max(WORKSPACE_NAME_MAX_LENGTH, `must be at most ${WORKSPACE_NAME_MAX_LENGTH} characters`),
   description: z.string({ error: "must be a string" }).optional(),
-  organization: z.string({ error: "must be a string" }).min(1, "must not be empty").optional(),
+  organization: z
+    .string({ error: "must be a string" })
+    .regex(ORGANIZATION_NAME_PATTERN, "must contain only letters, digits, '-' and '_' (and not be empty)")
+    .optional(),
   forceDelete: z.boolean({ error: "must be a boolean" }).optional(),
 });
 

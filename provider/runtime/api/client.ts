@@ -27,16 +27,20 @@ import * as tags from "./operations/tags";
 import type { WorkspaceReadOptions } from "./operations/workspaces";
 import * as workspaces from "./operations/workspaces";
 import { Requester, type ClientSettings, type Edition } from "./requester";
+import type { RetryOptions } from "./retry";
 
 export class WsbridgeClient {
   /** The normalized base address, e.g. `https://app.terraform.io`. */
   readonly address: string;
   private readonly core: Requester;
   private readonly configuredEdition: Edition | undefined;
+  /** The retry budgets in force (callers that resolve unknown outcomes themselves use the same ones). */
+  readonly retryOptions: Readonly<RetryOptions>;
 
   constructor(settings: ClientSettings) {
     this.core = new Requester(settings);
     this.address = this.core.address;
+    this.retryOptions = this.core.retry;
     this.configuredEdition = settings.edition;
   }
 

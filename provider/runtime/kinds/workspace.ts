@@ -2,16 +2,19 @@
 // Shape shared by every kind: validate → build the request → call the client → map to outputs.
 import { workspaceInputsSchema, type WorkspaceInputs } from "../../schemas/workspace";
 import { ConflictError, ForbiddenError, NotFoundError, OutcomeUnknownError, type Workspace, type WsbridgeClient } from "../api";
-import { resolveSettings, sharedClient } from "../config";
+import { resolveSettings, settingsProblem, sharedClient } from "../config";
 import {
   isUnknown,
   normalizeOptionalText,
+  staleSettingsHint,
+  userInputs,
   validate,
   withoutProvider,
   type CheckOutcome,
   type DiffOutcome,
   type Props,
 } from "../lifecycle";
+import { describeOwner, lastCheckFoundInState, noteCheck, parseOwnerUrl, sameOwner, type Owner } from "../ownership";
 
 const KIND = "Workspace";
 
@@ -42,6 +45,8 @@ export type WorkspaceOutputs = {
    * as a change that `up` would not make.
    */
   __declaredInputs: OptionalInput[];
+  /** The owner marker (runtime/ownership.ts), kept so that refresh returns it with the inputs unchanged. */
+  __owner?: string;
 };
 
 const OPTIONAL_INPUTS = ["description", "forceDelete"] as const;
@@ -49,8 +54,11 @@ type OptionalInput = (typeof OPTIONAL_INPUTS)[number];
 
 // ---- check ----------------------------------------------------------------------------------
 
-export async function check(_olds: Props, news: Props): Promise<CheckOutcome<Props>> {
-  const raw = withoutProvider(news);
+export async function check(olds: Props, news: Props): Promise<CheckOutcome<Props>> {
+  // A setting that cannot work fails the preview, naming it, before anything is planned.
+  const problem = settingsProblem();
+  if (problem !== undefined) throw new Error(problem);
+  const raw = userInputs(news);
   const organization = raw.organization ?? resolveSettings().organization;
   const inputs: Props = organization === undefined ? raw : { ...raw, organization };
   const outcome = validate(workspaceInputsSchema, inputs, KIND);
@@ -62,7 +70,11 @@ export async function check(_olds: Props, news: Props): Promise<CheckOutcome<Pro
         "(or WSBRIDGE_ORGANIZATION / TFE_ORGANIZATION)",
     });
   }
-  return outcome;
+  // The owner marker goes on to create; whether the resource is in the state is noted for it.
+  const owner = withoutProvider(news).__owner;
+  if (typeof owner !== "string") return outcome;
+  noteCheck(owner, withoutProvider(olds).name !== undefined);
+  return { inputs: { ...outcome.inputs, __owner: owner }, failures: outcome.failures };
 }
 
 // ---- diff -----------------------------------------------------------------------------------
@@ -90,26 +102,41 @@ function changed(before: unknown, after: unknown): boolean {
 
 export async function create(inputs: Props): Promise<{ id: string; outs: WorkspaceOutputs }> {
   const declared = parseChecked(inputs);
+  const marker = ownerMarkerOf(inputs);
+  const owner = parseOwnerUrl(marker);
+  let replacing = marker !== undefined && lastCheckFoundInState(marker);
   const client = sharedClient();
   const { organization, name } = declared;
-  // Refuse to touch a workspace we did not create: adopting an existing one must be explicit.
-  if (await findByName(client, organization, name)) {
-    throw new Error(
-      `${KIND} "${organization}/${name}" already exists and is not managed by this stack; ` +
-        "choose another name, or delete or rename the existing workspace first",
-    );
+  const options = {
+    name,
+    sourceName: "pulumi-wsbridge",
+    ...(marker !== undefined && { sourceUrl: marker }),
+    ...(declared.description !== undefined && { description: declared.description }),
+  };
+  // Each round looks before it creates, so an attempt whose outcome was unknown is found, never repeated.
+  let unknownOutcome = false;
+  for (let attempt = 1; ; attempt++) {
+    const existing = await findByName(client, organization, name);
+    if (existing) {
+      const theirs = parseOwnerUrl(existing.sourceUrl);
+      // Without a marker (a caller other than the resource classes), only this call's own unknown POST is provably ours.
+      if (!owner && unknownOutcome) return adopt(client, existing, declared, marker);
+      if (!owner || !theirs || !sameOwner(owner, theirs)) throw new Error(refusal(organization, name, owner, theirs));
+      if (!replacing) return adopt(client, existing, declared, marker);
+      // This resource is in the state: the workspace found is its old instance, being replaced. Names
+      // are unique, so it goes first; the engine's own delete of it afterwards finds it gone.
+      await removeWorkspace(client, existing.id, declared, "replace");
+      replacing = false;
+      continue;
+    }
+    try {
+      const workspace = await client.createWorkspace(organization, options);
+      return { id: workspace.id, outs: outputsOf(workspace, declared, client.address, marker) };
+    } catch (error) {
+      if (!(error instanceof OutcomeUnknownError) || attempt >= client.retryOptions.maxAttempts) throw error;
+      unknownOutcome = true;
+    }
   }
-  const options = { name, sourceName: "pulumi-wsbridge", ...(declared.description !== undefined && { description: declared.description }) };
-  let workspace: Workspace;
-  try {
-    workspace = await client.createWorkspace(organization, options);
-  } catch (error) {
-    if (!(error instanceof OutcomeUnknownError)) throw error;
-    // The POST may have been applied: look before trying again, so the workspace is never duplicated.
-    const found = await findByName(client, organization, name);
-    workspace = found ?? (await client.createWorkspace(organization, options));
-  }
-  return { id: workspace.id, outs: outputsOf(workspace, declared, client.address) };
 }
 
 async function findByName(client: WsbridgeClient, organization: string, name: string): Promise<Workspace | undefined> {
@@ -121,6 +148,28 @@ async function findByName(client: WsbridgeClient, organization: string, name: st
   }
 }
 
+/** This resource's own workspace, left by an interrupted create: take it, with the declared description. */
+async function adopt(
+  client: WsbridgeClient, existing: Workspace, declared: CheckedWorkspaceInputs, marker: string | undefined,
+): Promise<{ id: string; outs: WorkspaceOutputs }> {
+  const stale = declared.description !== undefined &&
+    normalizeOptionalText(existing.description) !== normalizeOptionalText(declared.description);
+  const workspace = stale ? await client.updateWorkspace(existing.id, { description: declared.description ?? "" }) : existing;
+  return { id: workspace.id, outs: outputsOf(workspace, declared, client.address, marker) };
+}
+
+function refusal(organization: string, name: string, owner: Owner | undefined, theirs: Owner | undefined): string {
+  const what = `${KIND} "${organization}/${name}" already exists`;
+  const fix = "choose another name, or delete or rename the existing workspace first";
+  if (!theirs) return `${what} and was not created by a pulumi-wsbridge stack resource (its source-url names none); ${fix}`;
+  if (owner && theirs.project === owner.project && theirs.stack === owner.stack && theirs.kind === owner.kind) {
+    return `${what}: it was created by resource "${theirs.name}" of this stack. If you renamed that resource in your ` +
+      `program, add \`aliases: [{ name: "${theirs.name}" }]\` to the options of "${owner.name}", so Pulumi moves the ` +
+      "workspace to the new name in the state instead of creating a second one";
+  }
+  return `${what} and is managed by ${describeOwner(theirs)}, not by this resource; ${fix}`;
+}
+
 // ---- read -----------------------------------------------------------------------------------
 
 export async function read(id: string, props: Props | undefined): Promise<{ id: string; props?: WorkspaceOutputs; inputs?: Props }> {
@@ -130,7 +179,14 @@ export async function read(id: string, props: Props | undefined): Promise<{ id: 
   try {
     workspace = await client.readWorkspace(id);
   } catch (error) {
-    if (error instanceof NotFoundError) return { id: "" };
+    if (error instanceof NotFoundError) {
+      // Gone, unless nothing is found at this address at all: then the address is wrong, and dropping
+      // the resource from the state would lose track of a workspace that still exists.
+      await assertServesTheApi(client);
+      return { id: "" };
+    }
+    const hint = staleSettingsHint(error, "refresh");
+    if (hint !== undefined) throw new Error(`${(error as Error).message}. ${hint}`);
     throw error;
   }
   const declared = declaredInputsOf(previous);
@@ -140,7 +196,24 @@ export async function read(id: string, props: Props | undefined): Promise<{ id: 
     ...(declared.has("description") && { description: workspace.description ?? "" }),
     ...(declared.has("forceDelete") && { forceDelete: previous.forceDelete === true }),
   };
-  return { id: workspace.id, props: outputsOf(workspace, live, client.address), inputs: { ...live } };
+  const marker = ownerMarkerOf(previous);
+  return {
+    id: workspace.id,
+    props: outputsOf(workspace, live, client.address, marker),
+    inputs: { ...live, ...(marker !== undefined && { __owner: marker }) },
+  };
+}
+
+async function assertServesTheApi(client: WsbridgeClient): Promise<void> {
+  try {
+    await client.ping();
+  } catch (error) {
+    if (!(error instanceof NotFoundError)) throw error;
+    throw new Error(
+      `${client.address} does not serve the API (GET /api/v2/ping answered 404), so a workspace not found there is not ` +
+        "known to be gone; check wsbridge:address (the service's base address, without /api/v2)",
+    );
+  }
 }
 
 function declaredInputsOf(state: Props): Set<OptionalInput> {
@@ -165,16 +238,32 @@ export async function update(id: string, olds: Props, news: Props): Promise<{ ou
   const workspace = Object.keys(changes).length > 0
     ? await client.updateWorkspace(id, changes)
     : await client.readWorkspace(id);
-  return { outs: outputsOf(workspace, declared, client.address) };
+  return { outs: outputsOf(workspace, declared, client.address, ownerMarkerOf(news)) };
 }
 
 // ---- delete ---------------------------------------------------------------------------------
 
 export async function remove(id: string, props: Props): Promise<void> {
   const state = withoutProvider(props);
+  try {
+    await removeWorkspace(sharedClient(), id, { organization: String(state.organization), name: String(state.name), forceDelete: state.forceDelete === true }, "destroy");
+  } catch (error) {
+    const hint = staleSettingsHint(error, "destroy");
+    if (hint === undefined) throw error;
+    throw new Error(`${(error as Error).message}. ${hint}`);
+  }
+}
+
+/** Safe delete (or force delete when asked); gone already counts as done. The client retries both. */
+async function removeWorkspace(
+  client: WsbridgeClient,
+  id: string,
+  state: { organization: string; name: string; forceDelete?: boolean },
+  why: "destroy" | "replace",
+): Promise<void> {
   const force = state.forceDelete === true;
-  const label = `${KIND} "${String(state.organization)}/${String(state.name)}" (${id})`;
-  const client = sharedClient();
+  const label = `${KIND} "${state.organization}/${state.name}" (${id})`;
+  const replacing = why === "replace" ? " It is being replaced, and the name can be used again only once the old workspace is gone." : "";
   try {
     if (force) await client.forceDeleteWorkspace(id);
     else await client.safeDeleteWorkspace(id);
@@ -183,13 +272,13 @@ export async function remove(id: string, props: Props): Promise<void> {
     if (error instanceof ConflictError && !force && error.reason === "locked-cannot-delete") {
       throw new Error(
         `${label} was not deleted because it is locked (${error.detail ?? error.message}). ` +
-          "Unlock it (or let the run holding the lock finish), then destroy again. A force delete would also remove it.",
+          `Unlock it (or let the run holding the lock finish), then try again. A force delete would also remove it.${replacing}`,
       );
     }
     if (error instanceof ConflictError && !force) {
       throw new Error(
         `${label} was not deleted because it still manages resources (${error.detail ?? error.message}). ` +
-          "Destroy what it manages first, or set `forceDelete: true` on the Workspace, run `pulumi up`, then destroy again.",
+          "Destroy what it manages first, or set `forceDelete: true` on the Workspace, run `pulumi up`, then try again." + replacing,
       );
     }
     if (error instanceof ForbiddenError) {
@@ -205,7 +294,7 @@ export async function remove(id: string, props: Props): Promise<void> {
 // ---- mapping --------------------------------------------------------------------------------
 
 function parseChecked(props: Props): CheckedWorkspaceInputs {
-  const parsed = workspaceInputsSchema.parse(withoutProvider(props));
+  const parsed = workspaceInputsSchema.parse(userInputs(props));
   if (parsed.organization === undefined) throw new Error(`${KIND}: organization is required`);
   return { ...parsed, organization: parsed.organization };
 }
@@ -217,7 +306,12 @@ function htmlUrlOf(workspace: Workspace, address: string): string {
   return new URL(link, address).toString();
 }
 
-function outputsOf(workspace: Workspace, declared: CheckedWorkspaceInputs, address: string): WorkspaceOutputs {
+function ownerMarkerOf(props: Props): string | undefined {
+  const marker = withoutProvider(props).__owner;
+  return typeof marker === "string" ? marker : undefined;
+}
+
+function outputsOf(workspace: Workspace, declared: CheckedWorkspaceInputs, address: string, marker: string | undefined): WorkspaceOutputs {
   return {
     name: workspace.name,
     organization: workspace.organization,
@@ -233,5 +327,6 @@ function outputsOf(workspace: Workspace, declared: CheckedWorkspaceInputs, addre
     updatedAt: workspace.updatedAt,
     htmlUrl: htmlUrlOf(workspace, address),
     __declaredInputs: OPTIONAL_INPUTS.filter((key) => declared[key] !== undefined),
+    ...(marker !== undefined && { __owner: marker }),
   };
 }
