@@ -1,7 +1,9 @@
 // Workspace lifecycle: check, diff, create, read, update, delete.
 // Shape shared by every kind: validate → build the request → call the client → map to outputs.
 import { workspaceInputsSchema, type WorkspaceInputs } from "../../schemas/workspace";
-import { ConflictError, ForbiddenError, NotFoundError, OutcomeUnknownError, type Workspace, type WsbridgeClient } from "../api";
+import {
+  ConflictError, ForbiddenError, NotFoundError, OutcomeUnknownError, ValidationError, type Workspace, type WsbridgeClient,
+} from "../api";
 import { resolveSettings, settingsProblem, sharedClient } from "../config";
 import {
   isUnknown,
@@ -133,8 +135,11 @@ export async function create(inputs: Props): Promise<{ id: string; outs: Workspa
       const workspace = await client.createWorkspace(organization, options);
       return { id: workspace.id, outs: outputsOf(workspace, declared, client.address, marker) };
     } catch (error) {
-      if (!(error instanceof OutcomeUnknownError) || attempt >= client.retryOptions.maxAttempts) throw error;
-      unknownOutcome = true;
+      // A name taken between the look and the POST (an earlier run's provider still finishing its
+      // create) is looked up again like an unknown outcome: it may be this resource's own.
+      const raced = error instanceof ValidationError && error.pointer === "/data/attributes/name";
+      if (!(error instanceof OutcomeUnknownError || raced) || attempt >= client.retryOptions.maxAttempts) throw error;
+      unknownOutcome ||= error instanceof OutcomeUnknownError;
     }
   }
 }
