@@ -216,24 +216,15 @@ describe("create, read, update and delete", () => {
     );
   });
 
-  test("a replacement of a resource in the state deletes the old workspace first (names are unique)", async () => {
-    const name = uniqueName("replaced");
-    const old = await workspace.create({ name, organization: emulator.organization, __owner: owner("net") });
-    // The engine checks the resource (found in the state) before it creates the replacement.
-    const checked = await workspace.check({ name, organization: emulator.organization, __owner: owner("net") }, { name, organization: emulator.organization, __owner: owner("net") });
-    expect(checked.inputs).toEqual({ name, organization: emulator.organization, __owner: owner("net") });
+  test("delete leaves alone a workspace that a create of this run adopted (a create-before-delete replace keeping the name)", async () => {
+    const name = uniqueName("kept");
+    const old = await workspace.create({ name, organization: emulator.organization, __owner: owner("keep") });
+    const replacement = await workspace.create({ name, organization: emulator.organization, __owner: owner("keep") });
+    expect(replacement.id).toBe(old.id);
     emulator.clearRequests();
-    const replacement = await workspace.create(checked.inputs);
-    expect(replacement.id).not.toBe(old.id);
-    expect(emulator.requests().map((r) => `${r.method} ${r.path}`)).toEqual([
-      `GET /api/v2/organizations/${emulator.organization}/workspaces/${name}`,
-      `POST /api/v2/workspaces/${old.id}/actions/safe-delete`,
-      `GET /api/v2/organizations/${emulator.organization}/workspaces/${name}`,
-      `POST /api/v2/organizations/${emulator.organization}/workspaces`,
-    ]);
-    // the engine then deletes the old instance: already gone, which is success
     await workspace.delete(old.id, old.outs);
-    expect((await rawGet(`/workspaces/${replacement.id}`)).status).toBe(200);
+    expect(emulator.requests()).toEqual([]);
+    expect((await rawGet(`/workspaces/${old.id}`)).status).toBe(200);
   });
 
   test("check keeps the owner marker out of validation and passes it on unchanged", async () => {

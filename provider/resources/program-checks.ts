@@ -43,7 +43,7 @@ export function warnIfTokenInPlaintext(): void {
 }
 
 /**
- * Fails the program when two resources of one kind claim the same unique server name (for example two
+ * Fails the program (an error diagnostic) when two resources of one kind claim the same unique server name (for example two
  * Workspaces named "net" in one organization): the service would refuse the second at `up`.
  */
 export function claimUniqueName(kind: string, key: pulumi.Input<string | undefined>[], resourceName: string): void {
@@ -53,10 +53,12 @@ export function claimUniqueName(kind: string, key: pulumi.Input<string | undefin
     const names = thisRun().names;
     const other = names.get(id);
     if (other !== undefined && other !== resourceName) {
-      throw new Error(
+      // An error diagnostic fails the preview (and the up) without an unhandled rejection in the host.
+      void pulumi.log.error(
         `${kind} resources "${other}" and "${resourceName}" both declare "${parts.join("/")}"; ` +
           "names are unique on the server, so only one resource may declare each",
       );
+      return;
     }
     names.set(id, resourceName);
   });

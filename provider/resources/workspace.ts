@@ -52,7 +52,10 @@ export class Workspace extends pulumi.dynamic.Resource {
     if (organization !== undefined) claimUniqueName("Workspace", [organization, args.name], name);
     // `__owner` marks the workspace as this resource's (runtime/ownership.ts); it is not a user input.
     const internal = { __owner: ownerMarker("Workspace", name) };
-    super(workspaceProvider, name, { ...outputs, description: undefined, forceDelete: undefined, organization: undefined, ...args, ...internal }, opts, "wsbridge", "Workspace");
+    // Names are unique in an organization, so a replacement that keeps the name must delete first; the
+    // provider cannot tell `up --replace` from a retried create (README, Workspace). Overridable.
+    const options = { ...opts, deleteBeforeReplace: opts?.deleteBeforeReplace ?? true };
+    super(workspaceProvider, name, { ...outputs, description: undefined, forceDelete: undefined, organization: undefined, ...args, ...internal }, options, "wsbridge", "Workspace");
   }
 }
 

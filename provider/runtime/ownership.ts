@@ -41,20 +41,20 @@ export function sameOwner(a: Owner, b: Owner): boolean {
 }
 
 /**
- * Whether the last `check` of a resource found it in the state, per owner marker, for this provider
- * process. The engine checks a resource before it creates it, in the same process, so `create` can
- * tell the second half of a replacement (the old instance is live and must go first) from a retry of
- * an interrupted create (the object found is its own and is adopted). Kept out of the inputs, where
- * a value that changes between the first create and later updates would show in every preview.
+ * Objects a create adopted in this provider process (one deployment). A create-before-delete
+ * replacement that keeps the name (`pulumi up --replace` with `deleteBeforeReplace: false`) looks to
+ * the provider exactly like a retry of an interrupted create: the engine checks the replacement
+ * without the old inputs and does not diff it. Its create adopts the old object, and the engine then
+ * deletes the old resource's id, which is the same object: delete must leave it to its new owner.
  */
-const checkedInState = new Map<string, boolean>();
+const adoptedThisRun = new Set<string>();
 
-export function noteCheck(marker: string, inState: boolean): void {
-  checkedInState.set(marker, inState);
+export function noteAdopted(id: string): void {
+  adoptedThisRun.add(id);
 }
 
-export function lastCheckFoundInState(marker: string): boolean {
-  return checkedInState.get(marker) === true;
+export function adoptedInThisRun(id: string): boolean {
+  return adoptedThisRun.has(id);
 }
 
 /** "resource "net" of stack wsbridge-demo/dev" */

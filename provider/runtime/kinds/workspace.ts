@@ -16,7 +16,7 @@ import {
   type DiffOutcome,
   type Props,
 } from "../lifecycle";
-import { describeOwner, lastCheckFoundInState, noteCheck, parseOwnerUrl, sameOwner, type Owner } from "../ownership";
+import { adoptedInThisRun, describeOwner, noteAdopted, parseOwnerUrl, sameOwner, type Owner } from "../ownership";
 
 const KIND = "Workspace";
 
@@ -56,7 +56,7 @@ type OptionalInput = (typeof OPTIONAL_INPUTS)[number];
 
 // ---- check ----------------------------------------------------------------------------------
 
-export async function check(olds: Props, news: Props): Promise<CheckOutcome<Props>> {
+export async function check(_olds: Props, news: Props): Promise<CheckOutcome<Props>> {
   // A setting that cannot work fails the preview, naming it, before anything is planned.
   const problem = settingsProblem();
   if (problem !== undefined) throw new Error(problem);
@@ -72,10 +72,9 @@ export async function check(olds: Props, news: Props): Promise<CheckOutcome<Prop
         "(or WSBRIDGE_ORGANIZATION / TFE_ORGANIZATION)",
     });
   }
-  // The owner marker goes on to create; whether the resource is in the state is noted for it.
+  // The owner marker goes on to create, unchanged.
   const owner = withoutProvider(news).__owner;
   if (typeof owner !== "string") return outcome;
-  noteCheck(owner, withoutProvider(olds).name !== undefined);
   return { inputs: { ...outcome.inputs, __owner: owner }, failures: outcome.failures };
 }
 
@@ -106,7 +105,6 @@ export async function create(inputs: Props): Promise<{ id: string; outs: Workspa
   const declared = parseChecked(inputs);
   const marker = ownerMarkerOf(inputs);
   const owner = parseOwnerUrl(marker);
-  let replacing = marker !== undefined && lastCheckFoundInState(marker);
   const client = sharedClient();
   const { organization, name } = declared;
   const options = {
@@ -124,12 +122,7 @@ export async function create(inputs: Props): Promise<{ id: string; outs: Workspa
       // Without a marker (a caller other than the resource classes), only this call's own unknown POST is provably ours.
       if (!owner && unknownOutcome) return adopt(client, existing, declared, marker);
       if (!owner || !theirs || !sameOwner(owner, theirs)) throw new Error(refusal(organization, name, owner, theirs));
-      if (!replacing) return adopt(client, existing, declared, marker);
-      // This resource is in the state: the workspace found is its old instance, being replaced. Names
-      // are unique, so it goes first; the engine's own delete of it afterwards finds it gone.
-      await removeWorkspace(client, existing.id, declared, "replace");
-      replacing = false;
-      continue;
+      return adopt(client, existing, declared, marker);
     }
     try {
       const workspace = await client.createWorkspace(organization, options);
@@ -160,6 +153,7 @@ async function adopt(
   const stale = declared.description !== undefined &&
     normalizeOptionalText(existing.description) !== normalizeOptionalText(declared.description);
   const workspace = stale ? await client.updateWorkspace(existing.id, { description: declared.description ?? "" }) : existing;
+  noteAdopted(workspace.id);
   return { id: workspace.id, outs: outputsOf(workspace, declared, client.address, marker) };
 }
 
@@ -250,8 +244,10 @@ export async function update(id: string, olds: Props, news: Props): Promise<{ ou
 
 export async function remove(id: string, props: Props): Promise<void> {
   const state = withoutProvider(props);
+  // Taken over by a create of this run (see adoptedInThisRun): it is the new resource's now.
+  if (adoptedInThisRun(id)) return;
   try {
-    await removeWorkspace(sharedClient(), id, { organization: String(state.organization), name: String(state.name), forceDelete: state.forceDelete === true }, "destroy");
+    await removeWorkspace(sharedClient(), id, { organization: String(state.organization), name: String(state.name), forceDelete: state.forceDelete === true });
   } catch (error) {
     const hint = staleSettingsHint(error, "destroy");
     if (hint === undefined) throw error;
@@ -264,11 +260,9 @@ async function removeWorkspace(
   client: WsbridgeClient,
   id: string,
   state: { organization: string; name: string; forceDelete?: boolean },
-  why: "destroy" | "replace",
 ): Promise<void> {
   const force = state.forceDelete === true;
   const label = `${KIND} "${state.organization}/${state.name}" (${id})`;
-  const replacing = why === "replace" ? " It is being replaced, and the name can be used again only once the old workspace is gone." : "";
   try {
     if (force) await client.forceDeleteWorkspace(id);
     else await client.safeDeleteWorkspace(id);
@@ -277,13 +271,13 @@ async function removeWorkspace(
     if (error instanceof ConflictError && !force && error.reason === "locked-cannot-delete") {
       throw new Error(
         `${label} was not deleted because it is locked (${error.detail ?? error.message}). ` +
-          `Unlock it (or let the run holding the lock finish), then try again. A force delete would also remove it.${replacing}`,
+          "Unlock it (or let the run holding the lock finish), then try again. A force delete would also remove it.",
       );
     }
     if (error instanceof ConflictError && !force) {
       throw new Error(
         `${label} was not deleted because it still manages resources (${error.detail ?? error.message}). ` +
-          "Destroy what it manages first, or set `forceDelete: true` on the Workspace, run `pulumi up`, then try again." + replacing,
+          "Destroy what it manages first, or set `forceDelete: true` on the Workspace, run `pulumi up`, then try again.",
       );
     }
     if (error instanceof ForbiddenError) {
