@@ -47,6 +47,8 @@ function checkShare(name: string, v: number | undefined): void {
   }
 }
 
+const SCRIPT_KEYS = new Set(["match", "status", "drop", "afterApply", "retryAfterSeconds", "times"]);
+
 /** Validates settings that may come from JSON (the admin endpoint); throws with a readable message. */
 export function validateFaults(f: FaultSettings): void {
   if (typeof f !== "object" || f === null) throw new Error("faults must be an object");
@@ -61,6 +63,24 @@ export function validateFaults(f: FaultSettings): void {
   }
   if (f.script !== undefined && !Array.isArray(f.script)) throw new Error("script must be an array");
   for (const s of f.script ?? []) {
+    // Settings arrive as JSON from the admin endpoint: only known keys with plain values, so nothing
+    // odd is stored that could fail later (a nested object where a string belongs, say).
+    if (typeof s !== "object" || s === null || Array.isArray(s)) throw new Error("each scripted fault must be an object");
+    const unknown = Object.keys(s).filter((k) => !SCRIPT_KEYS.has(k));
+    if (unknown.length > 0) throw new Error(`unknown scripted fault key(s): ${unknown.join(", ")}`);
+    if (s.match !== undefined) {
+      if (typeof s.match !== "object" || s.match === null || Array.isArray(s.match)) throw new Error("match must be an object");
+      const extra = Object.keys(s.match).filter((k) => k !== "method" && k !== "path");
+      if (extra.length > 0) throw new Error(`unknown match key(s): ${extra.join(", ")}`);
+      if (s.match.method !== undefined && typeof s.match.method !== "string") throw new Error("match.method must be a string");
+      if (s.match.path !== undefined && typeof s.match.path !== "string" && !(s.match.path instanceof RegExp)) {
+        throw new Error("match.path must be a string");
+      }
+    }
+    if (s.times !== undefined && !(Number.isInteger(s.times) && s.times >= 1)) throw new Error("times must be a positive integer");
+    if (s.retryAfterSeconds !== undefined && !(typeof s.retryAfterSeconds === "number" && s.retryAfterSeconds >= 0)) {
+      throw new Error("retryAfterSeconds must be a non-negative number");
+    }
     if (s.status === undefined && s.drop === undefined) throw new Error("a scripted fault needs status or drop");
     if (s.status !== undefined && !(Number.isInteger(s.status) && s.status >= 400 && s.status <= 599)) {
       throw new Error("scripted status must be an integer 400..599");

@@ -149,7 +149,8 @@ export async function startServer(options: EmulatorOptions = {}): Promise<Runnin
     let routed: Routed | null = null;
     let routeError: unknown;
     try {
-      routed = find(method, path);
+      // HEAD is GET without a body (Node leaves the body out of a HEAD response by itself).
+      routed = find(method === "HEAD" ? "GET" : method, path);
     } catch (e) {
       routeError = e;
     }

@@ -35,9 +35,10 @@ export function handleAdmin(deps: AdminDeps, method: string, path: string, body:
     case "GET /_emulator/faults":
       return { status: 200, body: deps.faults.get() };
     case "PUT /_emulator/faults": {
-      const f = parse(body) as FaultSettings;
+      const f = parse(body);
+      if (typeof f !== "object" || f === null || Array.isArray(f)) throw errors.unprocessable("faults must be a JSON object");
       try {
-        deps.faults.set(f);
+        deps.faults.set(f as FaultSettings);
       } catch (e) {
         throw errors.unprocessable((e as Error).message);
       }
@@ -52,7 +53,11 @@ export function handleAdmin(deps: AdminDeps, method: string, path: string, body:
       deps.log.clear();
       return { status: 204 };
     case "POST /_emulator/tokens": {
-      const spec = parse(body) as TokenSpec;
+      const raw = parse(body);
+      if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+        throw errors.unprocessable('the token spec must be a JSON object such as {"kind":"team","access":"read"}');
+      }
+      const spec = raw as TokenSpec;
       try {
         const token = deps.issueToken(spec);
         return { status: 201, body: { token, kind: spec.kind, organization: spec.organization ?? deps.info()["organization"] } };

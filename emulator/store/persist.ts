@@ -8,7 +8,23 @@ import { randomBytes } from "node:crypto";
 import type { State } from "./model";
 import { upgradeState } from "./upgrade";
 
+/** Removes temporary files a killed write left beside the state file (they are never the state). */
+function removeStaleTemporaries(file: string): void {
+  const dir = path.dirname(path.resolve(file));
+  const prefix = `.${path.basename(file)}.`;
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (name.startsWith(prefix) && name.endsWith(".tmp")) fs.rmSync(path.join(dir, name), { force: true });
+  }
+}
+
 export function loadState(file: string): State | null {
+  removeStaleTemporaries(file);
   let text: string;
   try {
     text = fs.readFileSync(file, "utf8");
