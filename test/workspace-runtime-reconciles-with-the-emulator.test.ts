@@ -394,6 +394,7 @@ describe("refresh and destroy after the settings changed", () => {
   test("an address that refuses connections gets the same advice", async () => {
     await configureFor({ "wsbridge:address": "http://127.0.0.1:9", "wsbridge:token": "unreachable-host-token", "wsbridge:organization": emulator.organization, "wsbridge:maxRetries": "0" });
     const error = (await workspace.read("ws-any", { name: "x", organization: emulator.organization }).catch((e: unknown) => e)) as Error;
+    expect(error.message).toContain("failed without a response from http://127.0.0.1:9: ");
     expect(error.message).toContain("ECONNREFUSED");
     expect(error.message).toContain("`pulumi refresh --run-program`");
   });

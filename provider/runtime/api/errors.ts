@@ -228,11 +228,14 @@ export class TransportError extends ApiError {
   /** Undici / Node error code (`UND_ERR_HEADERS_TIMEOUT`, `ECONNRESET`, …). */
   readonly causeCode: string | undefined;
   readonly sent: boolean;
-  constructor(ctx: RequestContext, causeCode: string | undefined, reason: string, sent: boolean, attempts: number, cause?: unknown) {
+  constructor(
+    ctx: RequestContext, causeCode: string | undefined, reason: string, sent: boolean, attempts: number, cause?: unknown, origin?: string,
+  ) {
     super(ErrorCodes.transport, {
       ...ctx,
       attempts,
-      message: `${ctx.method} ${ctx.path} failed without a response: ${reason}${causeCode ? ` (${causeCode})` : ""}` +
+      // The host is named: an unreachable address is most often a wrong or stale one.
+      message: `${ctx.method} ${ctx.path} failed without a response${origin ? ` from ${origin}` : ""}: ${reason}${causeCode ? ` (${causeCode})` : ""}` +
         (attempts > 1 ? ` after ${attempts} attempts` : ""),
     }, { cause });
     this.causeCode = causeCode;

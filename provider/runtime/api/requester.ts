@@ -163,7 +163,7 @@ export class Requester {
         const decision = decideRetry({ kind: "transport", sent: failure.sent }, state, traits, this.retry);
         if (decision.retry) { await sleep(decision.delayMs); continue; }
         if (decision.reason === "not-idempotent") throw new OutcomeUnknownError(ctx, failure.code, failure.reason, err);
-        throw new TransportError(ctx, failure.code, failure.reason, failure.sent, failures + rateLimitRetries, err);
+        throw new TransportError(ctx, failure.code, failure.reason, failure.sent, failures + rateLimitRetries, err, this.origin);
       }
 
       observeLimit(this.origin, headerValue(res.headers, "x-ratelimit-limit"), this.rateLimit);
