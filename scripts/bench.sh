@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The benchmarks (not tests): emulator throughput and client overhead over loopback. Each prints a table.
+# The benchmarks (not tests): emulator throughput, client overhead over loopback, and the fault
+# campaign at scale on the real Pulumi CLI. Each prints a table.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/ensure-deps.sh
@@ -7,3 +8,6 @@ npx tsc -p tsconfig.json
 node bench/emulator.js
 echo
 node bench/client.js
+echo
+bash scripts/setup-pulumi.sh > /dev/null
+node -r ./scripts/lib/register-ts.js bench/faults.ts

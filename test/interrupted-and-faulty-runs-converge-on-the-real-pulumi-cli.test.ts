@@ -4,12 +4,10 @@
 // when the faults alone must not stop it) and asserts convergence: every workspace of the program
 // exists once on the server, nothing on the server that the state does not hold, and a clean preview.
 import { execFileSync } from "node:child_process";
-import * as fs from "node:fs";
-import * as path from "node:path";
 import type { PulumiCommand } from "@pulumi/pulumi/automation";
 import { request } from "undici";
 import { startEmulator, type FaultSettings, type RunningEmulator } from "../emulator";
-import { createStack, emulatorStackConfig, pulumiCli, type HarnessStack } from "../scripts/lib/stack-harness";
+import { createStack, emulatorStackConfig, pulumiCli, repairFileBackend, type HarnessStack } from "../scripts/lib/stack-harness";
 
 /** Workspaces per program: the kills need enough to interrupt; the fault shares run the issue's 50. */
 const KILL_COUNT = 20;
@@ -142,7 +140,7 @@ async function upKilledMidway(h: HarnessStack, which: "cli" | "provider"): Promi
   // An orphaned provider may still be finishing a create; the next run must cope with that too.
   emulator.clearFaults();
   if (which === "cli") {
-    repairedBackends += repairFileBackend(h.dir);
+    if (repairFileBackend(h.dir)) repairedBackends++;
     // A killed CLI leaves its lock on the stack, as a user would meet it: `pulumi cancel` releases it.
     await h.stack.cancel();
   }
@@ -150,23 +148,6 @@ async function upKilledMidway(h: HarnessStack, which: "cli" | "provider"): Promi
 
 /** How many interrupted runs left a file backend that needed the README's repair. */
 let repairedBackends = 0;
-
-/**
- * Pulumi's file backend writes each state file's `.attrs` metadata without a rename, so a kill -9 in
- * that instant leaves it empty and the stack unreadable ("failed to load checkpoint: EOF"). The
- * README's repair: delete the empty `.attrs` file (the metadata is optional). Returns 1 if it was needed.
- */
-function repairFileBackend(dir: string): number {
-  let repaired = 0;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    const full = path.join(entry.parentPath, entry.name);
-    if (entry.isFile() && entry.name.endsWith(".attrs") && fs.statSync(full).size === 0) {
-      fs.rmSync(full);
-      repaired = 1;
-    }
-  }
-  return repaired;
-}
 
 describe("a run interrupted by kill -9 converges when run again", () => {
   test.each(["cli", "provider"] as const)("kill -9 of the %s mid-up, then up again", async (which) => {

@@ -103,6 +103,23 @@ export async function createStack(options: StackOptions): Promise<HarnessStack> 
   };
 }
 
+/**
+ * Pulumi's file backend writes each state file's `.attrs` metadata without a rename, so a kill -9 in
+ * that instant leaves it empty and the stack unreadable ("failed to load checkpoint: EOF"). The
+ * README's repair: delete the empty `.attrs` file (the metadata is optional). Returns whether it was needed.
+ */
+export function repairFileBackend(dir: string): boolean {
+  let repaired = false;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    const full = path.join(entry.parentPath, entry.name);
+    if (entry.isFile() && entry.name.endsWith(".attrs") && fs.statSync(full).size === 0) {
+      fs.rmSync(full);
+      repaired = true;
+    }
+  }
+  return repaired;
+}
+
 function readAllText(dir: string): string {
   const parts: string[] = [];
   for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
