@@ -120,8 +120,8 @@ export async function create(inputs: Props): Promise<{ id: string; outs: Workspa
     if (existing) {
       const theirs = parseOwnerUrl(existing.sourceUrl);
       // Without a marker (a caller other than the resource classes), only this call's own unknown POST is provably ours.
-      if (!owner && unknownOutcome) return adopt(client, existing, declared, marker);
-      if (!owner || !theirs || !sameOwner(owner, theirs)) throw new Error(refusal(organization, name, owner, theirs));
+      const ours = owner ? theirs !== undefined && sameOwner(owner, theirs) : unknownOutcome;
+      if (!ours) throw new Error(refusal(organization, name, owner, theirs));
       return adopt(client, existing, declared, marker);
     }
     try {
