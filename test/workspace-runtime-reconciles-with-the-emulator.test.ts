@@ -399,6 +399,15 @@ describe("refresh and destroy after the settings changed", () => {
     expect(error.message).toContain("`pulumi refresh --run-program`");
   });
 
+  test("create against an address that serves no API says the address may be wrong; in a missing organization, says that", async () => {
+    await configureFor({ "wsbridge:address": `${emulator.url}/not-the-api`, "wsbridge:token": emulator.token, "wsbridge:organization": emulator.organization });
+    const wrongBase = (await workspace.create({ name: "nowhere", organization: emulator.organization }).catch((e: unknown) => e)) as Error;
+    expect(wrongBase.message).toContain("does not serve the API (GET /api/v2/ping answered 404)");
+    await configureEmulator();
+    const noOrg = (await workspace.create({ name: "nowhere", organization: "no-such-org" }).catch((e: unknown) => e)) as Error;
+    expect(noOrg.message).toContain('Workspace "no-such-org/nowhere" cannot be created: the organization "no-such-org" does not exist, or the token may not create workspaces in it');
+  });
+
   test("refresh against an address that serves no API keeps the resource and says the address may be wrong", async () => {
     const created = await workspace.create({ name: uniqueName("wrong-base"), organization: emulator.organization });
     await configureFor({ "wsbridge:address": `${emulator.url}/not-the-api`, "wsbridge:token": emulator.token, "wsbridge:organization": emulator.organization });

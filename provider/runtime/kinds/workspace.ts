@@ -128,6 +128,13 @@ export async function create(inputs: Props): Promise<{ id: string; outs: Workspa
       const workspace = await client.createWorkspace(organization, options);
       return { id: workspace.id, outs: outputsOf(workspace, declared, client.address, marker) };
     } catch (error) {
+      if (error instanceof NotFoundError) {
+        await assertServesTheApi(client);
+        throw new Error(
+          `${KIND} "${organization}/${name}" cannot be created: the organization "${organization}" does not exist, or the ` +
+            `token may not create workspaces in it (${error.message})`,
+        );
+      }
       // A name taken between the look and the POST (an earlier run's provider still finishing its
       // create) is looked up again like an unknown outcome: it may be this resource's own.
       const raced = error instanceof ValidationError && error.pointer === "/data/attributes/name";
