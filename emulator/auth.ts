@@ -3,7 +3,8 @@
  * organization acting); rights on a workspace are computed from the principal's teams and
  * ownerships, and feed both the checks and the `permissions` attribute.
  */
-import type { OrganizationRecord, TeamRecord, TokenRecord, WorkspaceRecord } from "./store/model";
+import { teamWorkspaceOf } from "./domain/team-access";
+import type { OrganizationRecord, TeamRecord, TeamWorkspaceRecord, TokenRecord, WorkspaceRecord } from "./store/model";
 import type { Store } from "./store/store";
 import type { TeamAccess, TokenKind } from "./types";
 
@@ -20,6 +21,9 @@ export interface Principal {
   orgTokenFor: string | null;
 }
 
+/** What may be queued: plans only, or plans and applies. */
+export type RunsRight = "read" | "plan" | "apply";
+
 export interface WorkspaceRights {
   read: boolean;
   lock: boolean;
@@ -28,6 +32,7 @@ export interface WorkspaceRights {
   /** Owner, manage-all-workspaces team or organization token. */
   manageAll: boolean;
   owner: boolean;
+  runs: RunsRight;
 }
 
 const NO_RIGHTS: WorkspaceRights = {
@@ -37,9 +42,12 @@ const NO_RIGHTS: WorkspaceRights = {
   forceDelete: false,
   manageAll: false,
   owner: false,
+  runs: "read",
 };
 
 const LEVEL: Record<TeamAccess, number> = { read: 1, lock: 2, admin: 3, "manage-all-workspaces": 4 };
+const RUNS: Record<RunsRight, number> = { read: 0, plan: 1, apply: 2 };
+const RUNS_BY_RANK: readonly RunsRight[] = ["read", "plan", "apply"];
 
 /** Extracts the token from `Authorization: Bearer <token>`; null when absent or malformed. */
 export function bearerToken(header: string | undefined): string | null {
@@ -51,6 +59,7 @@ export function bearerToken(header: string | undefined): string | null {
 export function resolvePrincipal(store: Store, token: string): Principal | null {
   const rec = store.tokens.get(token);
   if (!rec) return null;
+  if (rec.expiredAt && Date.parse(rec.expiredAt) <= Date.now()) return null;
   if (rec.kind === "organization") {
     return { token: rec, kind: rec.kind, actor: null, ownerOf: new Set(), teams: [], orgTokenFor: rec.organization };
   }
@@ -61,7 +70,8 @@ export function resolvePrincipal(store: Store, token: string): Principal | null 
       token: rec,
       kind: rec.kind,
       actor: { type: "teams", id: team.id },
-      ownerOf: new Set(),
+      // The owners team's token acts as an owner (service docs on teams and team access).
+      ownerOf: new Set(team.owners ? [team.organization] : []),
       teams: [team],
       orgTokenFor: null,
     };
@@ -93,7 +103,23 @@ export function canManageAllWorkspaces(p: Principal, org: string): boolean {
   return (
     p.ownerOf.has(org) ||
     p.orgTokenFor === org ||
-    p.teams.some((t) => t.organization === org && t.access === "manage-all-workspaces")
+    p.teams.some((t) => t.organization === org && t.organizationAccess["manage-workspaces"])
+  );
+}
+
+/** Owner, organization token or a manage-teams team: may create, change and delete teams and their tokens. */
+export function canManageTeams(p: Principal, org: string): boolean {
+  return p.ownerOf.has(org) || p.orgTokenFor === org || p.teams.some((t) => t.organization === org && t.organizationAccess["manage-teams"]);
+}
+
+/** Visible teams to everyone in the organization; secret ones to their members and to who may see all. */
+export function canSeeTeam(p: Principal, team: TeamRecord): boolean {
+  const org = team.organization;
+  if (!canSeeOrganization(p, org)) return false;
+  return (
+    team.visibility === "organization" ||
+    canManageTeams(p, org) ||
+    p.teams.some((t) => t.id === team.id || (t.organization === org && t.organizationAccess["access-secret-teams"]))
   );
 }
 
@@ -103,20 +129,60 @@ export function isOwner(p: Principal, org: string): boolean {
 
 /** Whether the principal may manage registry modules of the organization. */
 export function canManageModules(p: Principal, org: string): boolean {
-  return p.ownerOf.has(org) || p.orgTokenFor === org || p.teams.some((t) => t.organization === org && t.manageModules);
+  return p.ownerOf.has(org) || p.orgTokenFor === org || p.teams.some((t) => t.organization === org && t.organizationAccess["manage-modules"]);
 }
 
 function matchesScope(list: string[] | null, id: string, name: string): boolean {
   return list === null || list.includes(id) || list.includes(name);
 }
 
-function teamLevelOn(team: TeamRecord, ws: WorkspaceRecord, projectName: string): number {
-  if (team.organization !== ws.organization) return 0;
-  if (team.access === "manage-all-workspaces") return LEVEL["manage-all-workspaces"];
-  if (team.workspaces === null && team.projects === null) return LEVEL[team.access];
+/** A team's reach on one workspace: a LEVEL and what it may queue (a RUNS rank). */
+interface Reach {
+  level: number;
+  runs: number;
+}
+
+const NO_REACH: Reach = { level: 0, runs: RUNS.read };
+
+/** The emulator's own levels queue plans and applies from lock up, as before grants existed. */
+function levelReach(level: number): Reach {
+  return { level, runs: level >= LEVEL.lock ? RUNS.apply : RUNS.read };
+}
+
+/**
+ * A team-workspace in those terms: read and plan read (plan also queues plans), write locks, admin
+ * administers, custom locks when it has workspace-locking. What may be queued is its `runs`.
+ */
+function grantReach(g: TeamWorkspaceRecord): Reach {
+  let level = LEVEL.read;
+  if (g.access === "admin") level = LEVEL.admin;
+  else if (g.access === "write" || (g.access === "custom" && g.workspaceLocking)) level = LEVEL.lock;
+  return { level, runs: RUNS[g.runs] };
+}
+
+function stronger(a: Reach, b: Reach): Reach {
+  return { level: Math.max(a.level, b.level), runs: Math.max(a.runs, b.runs) };
+}
+
+function inScope(team: TeamRecord, ws: WorkspaceRecord, projectName: string): boolean {
+  if (team.workspaces === null && team.projects === null) return true;
   const inWs = team.workspaces !== null && matchesScope(team.workspaces, ws.id, ws.name);
   const inPrj = team.projects !== null && matchesScope(team.projects, ws.projectId, projectName);
-  return inWs || inPrj ? LEVEL[team.access] : 0;
+  return inWs || inPrj;
+}
+
+/**
+ * The one place a team's rights on a workspace are decided: the strongest of its organization
+ * access (manage-workspaces = manage all, read-workspaces = read all), the level an emulator-issued
+ * team has in its scope, and its team-workspace grant on this workspace.
+ */
+function teamReachOn(store: Store, team: TeamRecord, ws: WorkspaceRecord, projectName: string): Reach {
+  if (team.organization !== ws.organization) return NO_REACH;
+  if (team.organizationAccess["manage-workspaces"]) return levelReach(LEVEL["manage-all-workspaces"]);
+  let reach = team.organizationAccess["read-workspaces"] ? levelReach(LEVEL.read) : NO_REACH;
+  if (team.access !== null && inScope(team, ws, projectName)) reach = stronger(reach, levelReach(LEVEL[team.access]));
+  const grant = teamWorkspaceOf(store, team.id, ws.id);
+  return grant ? stronger(reach, grantReach(grant)) : reach;
 }
 
 export function workspaceRights(
@@ -127,15 +193,16 @@ export function workspaceRights(
 ): WorkspaceRights {
   if (!p) return NO_RIGHTS;
   if (p.ownerOf.has(ws.organization)) {
-    return { read: true, lock: true, admin: true, forceDelete: true, manageAll: true, owner: true };
+    return { read: true, lock: true, admin: true, forceDelete: true, manageAll: true, owner: true, runs: "apply" };
   }
   const allowAdminForceDelete = org?.allowForceDeleteWorkspaces ?? false;
   if (p.orgTokenFor === ws.organization) {
-    return { read: true, lock: false, admin: true, forceDelete: allowAdminForceDelete, manageAll: true, owner: false };
+    return { read: true, lock: false, admin: true, forceDelete: allowAdminForceDelete, manageAll: true, owner: false, runs: "apply" };
   }
-  let level = 0;
+  let reach = NO_REACH;
   const projectName = store.projects.get(ws.projectId)?.name ?? "";
-  for (const t of p.teams) level = Math.max(level, teamLevelOn(t, ws, projectName));
+  for (const t of p.teams) reach = stronger(reach, teamReachOn(store, t, ws, projectName));
+  const { level } = reach;
   if (level === 0) return NO_RIGHTS;
   const admin = level >= LEVEL.admin;
   return {
@@ -145,6 +212,7 @@ export function workspaceRights(
     forceDelete: admin && allowAdminForceDelete,
     manageAll: level >= LEVEL["manage-all-workspaces"],
     owner: false,
+    runs: RUNS_BY_RANK[reach.runs] ?? "read",
   };
 }
 
@@ -154,6 +222,7 @@ export function isProjectAdmin(p: Principal, org: string, projectId: string, pro
   return p.teams.some(
     (t) =>
       t.organization === org &&
+      t.access !== null &&
       LEVEL[t.access] >= LEVEL.admin &&
       t.workspaces === null &&
       matchesScope(t.projects, projectId, projectName),
@@ -162,11 +231,12 @@ export function isProjectAdmin(p: Principal, org: string, projectId: string, pro
 
 /** The `permissions` attribute of a workspace for this caller. */
 export function permissionsAttribute(r: WorkspaceRights, kind: TokenKind | null): Record<string, boolean> {
-  const runs = r.lock && kind !== "organization";
+  const plans = r.read && RUNS[r.runs] >= RUNS.plan && kind !== "organization";
+  const runs = r.read && r.runs === "apply" && kind !== "organization";
   return {
     "can-update": r.admin,
     "can-destroy": r.admin,
-    "can-queue-run": runs,
+    "can-queue-run": plans,
     "can-read-run": r.read,
     "can-read-variable": r.read,
     "can-update-variable": r.admin,

@@ -4,11 +4,12 @@
 import { errors } from "../errors";
 import { newId, newToken, nowIso } from "../ids";
 import { attr, isObject, type DataObject } from "../jsonapi";
-import type { ExecutionMode, OrganizationRecord, TeamRecord, UserRecord } from "../store/model";
+import type { ExecutionMode, OrganizationRecord, UserRecord } from "../store/model";
 import type { Store } from "../store/store";
 import type { TokenSpec } from "../types";
 import { applyOrganizationSettings, defaultOrganizationSettings } from "./organization-settings";
 import { newProject } from "./projects";
+import { newTeam, ownersTeam } from "./teams";
 import { deleteWorkspace } from "./workspace-delete";
 
 export const DEFAULT_PROJECT_NAME = "Default Project";
@@ -34,9 +35,10 @@ export function organizationDefaults(input: { name: string; email?: string; defa
   };
 }
 
-/** Writes a new organization and its default project. */
+/** Writes a new organization, its default project and its owners team. */
 export function commitOrganization(store: Store, org: OrganizationRecord): OrganizationRecord {
   store.projects.put(newProject({ id: org.defaultProjectId, organization: org.id, name: DEFAULT_PROJECT_NAME, createdAt: org.createdAt }));
+  store.teams.put(ownersTeam(org.id));
   store.organizations.put(org);
   return org;
 }
@@ -153,15 +155,17 @@ export function issueToken(store: Store, spec: TokenSpec): string {
     case "user": {
       const accessOk = ["read", "lock", "admin", "manage-all-workspaces"].includes(spec.access);
       if (!accessOk) throw new Error(`invalid access "${String(spec.access)}"`);
-      const team: TeamRecord = {
-        id: newId("team"),
+      // Manage-all and module rights are organization access, as on the service; the rest is a level in scope.
+      const level = spec.access === "manage-all-workspaces" ? null : spec.access;
+      const team = newTeam({
         name: (spec.kind === "team" ? spec.team : undefined) ?? `team-${store.teams.size + 1}`,
         organization: org.id,
-        access: spec.access,
+        access: level,
         workspaces: spec.workspaces ?? null,
         projects: spec.projects ?? null,
-        manageModules: spec.manageModules ?? false,
-      };
+        organizationAccess: { "manage-workspaces": level === null, "manage-modules": spec.manageModules ?? false },
+        visibility: "organization",
+      });
       store.teams.put(team);
       if (spec.kind === "team") {
         store.tokens.put({ ...base, userId: null, teamId: team.id });

@@ -34,6 +34,7 @@ export function deleteWorkspace(store: Store, ws: WorkspaceRecord): void {
   }
   for (const sv of store.stateVersions.filter((s) => s.workspaceId === ws.id)) store.stateVersions.delete(sv.id);
   for (const r of store.runs.filter((x) => x.workspaceId === ws.id)) store.runs.delete(r.id);
+  for (const g of store.teamWorkspaces.filter((x) => x.workspaceId === ws.id)) store.teamWorkspaces.delete(g.id);
   for (const p of store.agentPools.filter((x) => x.allowedWorkspaceIds.includes(ws.id))) {
     store.agentPools.put({ ...p, allowedWorkspaceIds: p.allowedWorkspaceIds.filter((id) => id !== ws.id) });
   }

@@ -12,6 +12,8 @@ import { setupOrganizationRoutes } from "./setup-organizations";
 import { setupRegistryRoutes } from "./setup-registry";
 import { setupResourceRoutes } from "./setup-resources";
 import { setupStateRoutes } from "./setup-state";
+import { setupTeamAccessRoutes } from "./setup-team-access";
+import { setupTeamRoutes } from "./setup-teams";
 import { sshKeyRoutes } from "./ssh-key";
 import { tagBindingRoutes } from "./tag-bindings";
 import { tagRoutes } from "./tags";
@@ -37,4 +39,6 @@ export const allRoutes: RouteDef[] = [
   ...setupResourceRoutes,
   ...setupRegistryRoutes,
   ...setupStateRoutes,
+  ...setupTeamRoutes,
+  ...setupTeamAccessRoutes,
 ];

@@ -1,6 +1,6 @@
 /**
  * Setup calls shaped like the service's own endpoints: SSH keys, agent pools, OAuth clients and
- * tokens, and reads of users and teams (the targets of `locked-by`).
+ * tokens, and reads of users (a target of `locked-by`; teams are in setup-teams.ts).
  */
 import { canManageAllWorkspaces, canSeeOrganization } from "../auth";
 import { caller, type HandlerResult, type RequestContext, type RouteDef } from "../context";
@@ -14,7 +14,6 @@ import {
   oauthClientResource,
   oauthTokenResource,
   sshKeyResource,
-  teamResource,
   userResource,
 } from "../serializers/resources";
 import { visibleOrganization } from "./lookup";
@@ -220,18 +219,12 @@ function showOAuthToken(ctx: RequestContext): HandlerResult {
   return { status: 200, body: { data: oauthTokenResource(t) } };
 }
 
-// Users, teams, account
+// Users and account
 
 function showUser(ctx: RequestContext): HandlerResult {
   const u = ctx.app.store.users.get(ctx.params["user_id"] ?? "");
   if (!u) throw errors.notFound();
   return { status: 200, body: { data: userResource(u) } };
-}
-
-function showTeam(ctx: RequestContext): HandlerResult {
-  const t = ctx.app.store.teams.get(ctx.params["team_id"] ?? "");
-  if (!t || !canSeeOrganization(caller(ctx), t.organization)) throw errors.notFound();
-  return { status: 200, body: { data: teamResource(t) } };
 }
 
 function accountDetails(ctx: RequestContext): HandlerResult {
@@ -259,6 +252,5 @@ export const setupResourceRoutes: RouteDef[] = [
   { method: "GET", path: "/api/v2/oauth-clients/:oauth_client_id/oauth-tokens", handler: listClientTokens },
   { method: "GET", path: "/api/v2/oauth-tokens/:oauth_token_id", handler: showOAuthToken },
   { method: "GET", path: "/api/v2/users/:user_id", handler: showUser },
-  { method: "GET", path: "/api/v2/teams/:team_id", handler: showTeam },
   { method: "GET", path: "/api/v2/account/details", handler: accountDetails },
 ];

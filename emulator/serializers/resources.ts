@@ -22,7 +22,10 @@ import type {
   StateVersionRecord,
   TagBindingRecord,
   TeamRecord,
+  TeamWorkspaceRecord,
+  TokenRecord,
   UserRecord,
+  WorkspaceRecord,
 } from "../store/model";
 import type { Store } from "../store/store";
 import type { Json } from "../jsonapi";
@@ -195,13 +198,84 @@ export function userResource(u: UserRecord): Json {
   };
 }
 
-export function teamResource(t: TeamRecord): Json {
+/** What the team endpoints add to a team: its members and whether the caller may manage it. */
+export interface TeamView {
+  members: readonly UserRecord[];
+  canManage: boolean;
+}
+
+/**
+ * A team. With a view (the team endpoints) it has its members and the caller's `permissions`;
+ * without (a workspace's `include=locked_by`) it has what the record alone says.
+ */
+export function teamResource(t: TeamRecord, view?: TeamView): Json {
+  const attributes: Json = {
+    name: t.name,
+    visibility: t.visibility,
+    "sso-team-id": null,
+    "allow-member-token-management": true,
+    "organization-access": { ...t.organizationAccess },
+  };
+  const relationships: Json = {
+    organization: { data: { id: t.organization, type: "organizations" } },
+    "authentication-token": { meta: {}, links: { related: `/api/v2/teams/${t.id}/authentication-token` } },
+  };
+  if (view) {
+    const m = view.canManage;
+    attributes["users-count"] = view.members.length;
+    // The owners team cannot be deleted, and its visibility and organization access are fixed.
+    attributes["permissions"] = {
+      "can-update-membership": m,
+      "can-destroy": m && !t.owners,
+      "can-update-organization-access": m && !t.owners,
+      "can-update-api-token": m,
+      "can-update-visibility": m && !t.owners,
+    };
+    relationships["users"] = { data: view.members.map((u) => ({ id: u.id, type: "users" })) };
+  }
+  return { id: t.id, type: "teams", attributes, relationships, links: { self: `/api/v2/teams/${t.id}` } };
+}
+
+export function teamWorkspaceResource(g: TeamWorkspaceRecord, ws: WorkspaceRecord): Json {
   return {
-    id: t.id,
-    type: "teams",
-    attributes: { name: t.name, visibility: "organization" },
-    relationships: { organization: { data: { id: t.organization, type: "organizations" } } },
-    links: { self: `/api/v2/teams/${t.id}` },
+    id: g.id,
+    type: "team-workspaces",
+    attributes: {
+      access: g.access,
+      runs: g.runs,
+      variables: g.variables,
+      "state-versions": g.stateVersions,
+      "sentinel-mocks": g.sentinelMocks,
+      "workspace-locking": g.workspaceLocking,
+      "run-tasks": g.runTasks,
+    },
+    relationships: {
+      team: { data: { id: g.teamId, type: "teams" }, links: { related: `/api/v2/teams/${g.teamId}` } },
+      workspace: {
+        data: { id: ws.id, type: "workspaces" },
+        links: { related: `/api/v2/organizations/${ws.organization}/workspaces/${ws.name}` },
+      },
+    },
+    links: { self: `/api/v2/team-workspaces/${g.id}` },
+  };
+}
+
+/** A team token; the secret only in the answer that generated it (the service cannot show it again). */
+export function authenticationTokenResource(t: TokenRecord, secret: string | null): Json {
+  return {
+    id: t.publicId ?? null,
+    type: "authentication-tokens",
+    attributes: {
+      "created-at": t.createdAt,
+      "last-used-at": null,
+      description: null,
+      token: secret,
+      "expired-at": t.expiredAt ?? null,
+    },
+    relationships: {
+      team: { data: t.teamId ? { id: t.teamId, type: "teams" } : null },
+      "created-by": { data: t.createdBy ?? null },
+    },
   };
 }
 

@@ -3,6 +3,7 @@
  * Timestamps are ISO 8601 strings (UTC, milliseconds, `Z`).
  */
 import type { OrganizationSettings } from "../domain/organization-settings";
+import type { OrganizationAccess } from "../domain/teams";
 import type { TeamAccess, TokenKind } from "../types";
 
 export type ExecutionMode = "remote" | "local" | "agent";
@@ -36,16 +37,31 @@ export interface UserRecord {
   teamIds: string[];
 }
 
+/** A level an emulator-issued team has on every workspace in its scope (manage-all is organization access). */
+export type WorkspaceLevel = Exclude<TeamAccess, "manage-all-workspaces">;
+
+export type TeamVisibility = "secret" | "organization";
+
 export interface TeamRecord {
   id: string;
   name: string;
   organization: string;
-  access: TeamAccess;
+  /**
+   * Emulator-issued teams (TokenSpec rights): this level on every workspace in scope. Null for
+   * teams made through the API, whose rights come from organization access and team-workspaces.
+   */
+  access: WorkspaceLevel | null;
   /** Workspace ids or names the access is limited to; null = every workspace. */
   workspaces: string[] | null;
   /** Project ids or names the access is limited to; null = every project. */
   projects: string[] | null;
-  manageModules: boolean;
+  /** By wire name; `manage-workspaces` is the manage-all-workspaces right, `manage-modules` module management. */
+  organizationAccess: OrganizationAccess;
+  visibility: TeamVisibility;
+  /** The organization's owners team: its members are the owners (`UserRecord.ownerOf`), its tokens act as an owner. */
+  owners: boolean;
+  /** The team's legacy API token (the key of its TokenRecord); null when it has none. */
+  tokenId: string | null;
 }
 
 export interface TokenRecord {
@@ -56,6 +72,31 @@ export interface TokenRecord {
   userId: string | null;
   teamId: string | null;
   createdAt: string;
+  /** Tokens generated through the API: their public id (`at-…`), creator and expiry. */
+  publicId?: string;
+  createdBy?: { type: "users" | "teams"; id: string } | null;
+  /** After this instant the token no longer authenticates; absent or null = never. */
+  expiredAt?: string | null;
+}
+
+export type TeamWorkspaceAccess = "read" | "plan" | "write" | "admin" | "custom";
+
+/** The permissions a team-workspace stands for (fixed per level, chosen with `custom`). */
+export interface TeamWorkspacePermissions {
+  runs: "read" | "plan" | "apply";
+  variables: "none" | "read" | "write";
+  stateVersions: "none" | "read-outputs" | "read" | "write";
+  sentinelMocks: "none" | "read";
+  workspaceLocking: boolean;
+  runTasks: boolean;
+}
+
+/** A team's access to one workspace (`tws-…`). */
+export interface TeamWorkspaceRecord extends TeamWorkspacePermissions {
+  id: string;
+  teamId: string;
+  workspaceId: string;
+  access: TeamWorkspaceAccess;
 }
 
 export interface TagBindingRecord {
@@ -248,6 +289,8 @@ export interface State {
   organizations: OrganizationRecord[];
   users: UserRecord[];
   teams: TeamRecord[];
+  /** Team access to workspaces; absent in state files written before it existed. */
+  teamWorkspaces: TeamWorkspaceRecord[];
   tokens: TokenRecord[];
   projects: ProjectRecord[];
   workspaces: WorkspaceRecord[];

@@ -17,6 +17,7 @@ import type {
   State,
   StateVersionRecord,
   TeamRecord,
+  TeamWorkspaceRecord,
   TokenRecord,
   UserRecord,
   WorkspaceRecord,
@@ -36,6 +37,7 @@ export interface Store {
   readonly organizations: Table<OrganizationRecord>;
   readonly users: Table<UserRecord>;
   readonly teams: Table<TeamRecord>;
+  readonly teamWorkspaces: Table<TeamWorkspaceRecord>;
   readonly tokens: Table<TokenRecord>;
   readonly projects: Table<ProjectRecord>;
   readonly workspaces: Table<WorkspaceRecord>;
@@ -137,6 +139,7 @@ export class MemoryStore implements Store {
   readonly organizations: MapTable<OrganizationRecord>;
   readonly users: MapTable<UserRecord>;
   readonly teams: MapTable<TeamRecord>;
+  readonly teamWorkspaces: MapTable<TeamWorkspaceRecord>;
   readonly tokens: MapTable<TokenRecord>;
   readonly projects: MapTable<ProjectRecord>;
   readonly workspaces: WorkspaceTable;
@@ -163,6 +166,8 @@ export class MemoryStore implements Store {
     this.organizations = new MapTable(state.organizations);
     this.users = new MapTable(state.users);
     this.teams = new MapTable(state.teams);
+    // State files written before team access existed have no such table.
+    this.teamWorkspaces = new MapTable(state.teamWorkspaces ?? []);
     this.tokens = new MapTable(state.tokens);
     this.projects = new MapTable(state.projects);
     this.workspaces = new WorkspaceTable(state.workspaces);
@@ -204,6 +209,7 @@ export class MemoryStore implements Store {
       organizations: this.organizations.all(),
       users: this.users.all(),
       teams: this.teams.all(),
+      teamWorkspaces: this.teamWorkspaces.all(),
       tokens: this.tokens.all(),
       projects: this.projects.all(),
       workspaces: this.workspaces.all().sort((a, b) => a.seq - b.seq),
@@ -231,6 +237,7 @@ export function emptyState(): State {
     organizations: [],
     users: [],
     teams: [],
+    teamWorkspaces: [],
     tokens: [],
     projects: [],
     workspaces: [],

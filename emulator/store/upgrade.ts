@@ -5,7 +5,8 @@
  * the `??` defaults are for files whose records predate a field.
  */
 import { defaultOrganizationSettings } from "../domain/organization-settings";
-import type { OrganizationRecord, ProjectRecord, State, WorkspaceRecord } from "./model";
+import { organizationAccess, ownersTeam } from "../domain/teams";
+import type { OrganizationRecord, ProjectRecord, State, TeamRecord, WorkspaceRecord } from "./model";
 
 function upgradeWorkspace(w: WorkspaceRecord): WorkspaceRecord {
   return {
@@ -30,11 +31,37 @@ function upgradeOrganization(o: OrganizationRecord): OrganizationRecord {
   return { ...o, settings: { ...defaultOrganizationSettings(), ...o.settings } };
 }
 
+/** A team as files before team access wrote it: manage-all was an access level, module rights a flag. */
+type Added = "organizationAccess" | "visibility" | "owners" | "tokenId";
+type EarlierTeam = Omit<TeamRecord, Added | "access"> &
+  Partial<Pick<TeamRecord, Added>> & { access: TeamRecord["access"] | "manage-all-workspaces"; manageModules?: boolean };
+
+function upgradeTeam(t: EarlierTeam): TeamRecord {
+  const { manageModules, access, ...rest } = t;
+  const manageAll = access === "manage-all-workspaces";
+  return {
+    ...rest,
+    access: manageAll ? null : access,
+    organizationAccess: rest.organizationAccess ?? organizationAccess({ "manage-workspaces": manageAll, "manage-modules": manageModules ?? false }),
+    // Teams were shown to the whole organization before they had a visibility.
+    visibility: rest.visibility ?? "organization",
+    owners: rest.owners ?? false,
+    tokenId: rest.tokenId ?? null,
+  };
+}
+
+/** Every organization has an owners team; files from before teams were an API resource lack it. */
+function withOwnersTeams(teams: TeamRecord[], organizations: OrganizationRecord[]): TeamRecord[] {
+  const missing = organizations.filter((o) => !teams.some((t) => t.owners && t.organization === o.id));
+  return [...teams, ...missing.map((o) => ownersTeam(o.id))];
+}
+
 export function upgradeState(state: State): State {
   return {
     ...state,
     organizations: state.organizations.map(upgradeOrganization),
     workspaces: state.workspaces.map(upgradeWorkspace),
     projects: state.projects.map(upgradeProject),
+    teams: withOwnersTeams((state.teams as EarlierTeam[]).map(upgradeTeam), state.organizations),
   };
 }
