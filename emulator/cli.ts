@@ -1,24 +1,45 @@
 #!/usr/bin/env node
 /**
  * `wsbridge-emulator`: starts the emulator and prints, first, three KEY=value lines scripts can parse:
- * WSBRIDGE_EMULATOR_URL, WSBRIDGE_EMULATOR_TOKEN, WSBRIDGE_EMULATOR_ORGANIZATION.
+ * WSBRIDGE_EMULATOR_URL, WSBRIDGE_EMULATOR_TOKEN, WSBRIDGE_EMULATOR_ORGANIZATION; with
+ * `--tls-self-signed`, a fourth: WSBRIDGE_EMULATOR_CA_FILE, the certificate a client must trust.
  * Runs until SIGINT/SIGTERM, then closes cleanly and exits 0.
  */
+import * as fs from "node:fs";
 import { startEmulator } from "./index";
-import type { EmulatorOptions, FaultSettings } from "./types";
+import { ensureSelfSignedCertificate } from "./tls";
+import type { EmulatorOptions, FaultSettings, TlsOptions } from "./types";
 
 const USAGE = `Usage: wsbridge-emulator [--port N] [--host H] [--edition hosted|self-managed]
   [--fixtures file.json] [--state-file file.json]
   [--version-attribute engine-version|terraform-version]
+  [--tls-cert FILE --tls-key FILE | --tls-self-signed DIR]
   [--latency-ms N] [--rate-limit N] [--error-rate X] [--drop-rate X] [--seed N] [--quiet]`;
 
-export function parseArgs(argv: string[]): EmulatorOptions {
-  const opts: EmulatorOptions = {};
+/** Emulator options plus where the TLS certificate comes from (files are read by `main`, not here). */
+export interface CliOptions extends EmulatorOptions {
+  /** PEM certificate file to serve HTTPS with; needs `tlsKey`. */
+  tlsCert?: string;
+  /** PEM private key file of `tlsCert`. */
+  tlsKey?: string;
+  /**
+   * Directory holding a self-signed pair for local use (made there, or reused while still good).
+   * The flag says "self-signed" so nobody mistakes it for a way to serve a real certificate.
+   */
+  tlsSelfSigned?: string;
+}
+
+export function parseArgs(argv: string[]): CliOptions {
+  const opts: CliOptions = {};
   const faults: FaultSettings = {};
   const num = (flag: string, v: string | undefined): number => {
     const n = Number(v);
     if (v === undefined || v === "" || !Number.isFinite(n)) throw new Error(`${flag} needs a number`);
     return n;
+  };
+  const file = (flag: string, v: string | undefined): string => {
+    if (v === undefined || v === "" || v.startsWith("--")) throw new Error(`${flag} needs a file`);
+    return v;
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? "";
@@ -52,6 +73,15 @@ export function parseArgs(argv: string[]): EmulatorOptions {
         opts.versionAttribute = v;
         break;
       }
+      case "--tls-cert":
+        opts.tlsCert = file(flag, value());
+        break;
+      case "--tls-key":
+        opts.tlsKey = file(flag, value());
+        break;
+      case "--tls-self-signed":
+        opts.tlsSelfSigned = file(flag, value());
+        break;
       case "--latency-ms":
         faults.latencyMs = num(flag, value());
         break;
@@ -80,25 +110,49 @@ export function parseArgs(argv: string[]): EmulatorOptions {
     }
   }
   if (Object.keys(faults).length > 0) opts.faults = faults;
+  if (opts.tlsCert !== undefined && opts.tlsKey === undefined) throw new Error("--tls-cert needs --tls-key (give both, or neither)");
+  if (opts.tlsKey !== undefined && opts.tlsCert === undefined) throw new Error("--tls-key needs --tls-cert (give both, or neither)");
+  if (opts.tlsSelfSigned !== undefined && opts.tlsCert !== undefined) {
+    throw new Error("--tls-self-signed cannot be combined with --tls-cert and --tls-key");
+  }
   return opts;
 }
 
-async function main(): Promise<void> {
-  let opts: EmulatorOptions;
+function readPem(flag: string, file: string): Buffer {
   try {
-    opts = parseArgs(process.argv.slice(2));
+    return fs.readFileSync(file);
+  } catch (e) {
+    throw new Error(`${flag}: cannot read ${file}: ${(e as Error).message}`);
+  }
+}
+
+/** The emulator's TLS options from the flags, and the certificate file to announce (self-signed only). */
+async function resolveTls(cli: CliOptions): Promise<{ tls?: TlsOptions; caFile?: string }> {
+  if (cli.tlsCert !== undefined && cli.tlsKey !== undefined) {
+    return { tls: { cert: readPem("--tls-cert", cli.tlsCert), key: readPem("--tls-key", cli.tlsKey) } };
+  }
+  if (cli.tlsSelfSigned !== undefined) {
+    const pair = await ensureSelfSignedCertificate(cli.tlsSelfSigned, { host: cli.host });
+    return { tls: { cert: pair.cert, key: pair.key }, caFile: pair.certFile };
+  }
+  return {};
+}
+
+async function main(): Promise<void> {
+  let cli: CliOptions;
+  try {
+    cli = parseArgs(process.argv.slice(2));
   } catch (e) {
     process.stderr.write(`wsbridge-emulator: ${(e as Error).message}\n${USAGE}\n`);
     process.exit(2);
   }
+  const { tlsCert, tlsKey, tlsSelfSigned, ...opts } = cli;
+  const { tls, caFile } = await resolveTls({ tlsCert, tlsKey, tlsSelfSigned, host: opts.host });
+  if (tls) opts.tls = tls;
   // A reader that only wants the first lines (`| head -3`, a script) may close the pipe; the
   // server must keep serving, so a failed write to stdout is not fatal.
   process.stdout.on("error", () => undefined);
   const emu = await startEmulator(opts);
-  process.stdout.write(
-    `WSBRIDGE_EMULATOR_URL=${emu.url}\nWSBRIDGE_EMULATOR_TOKEN=${emu.token}\nWSBRIDGE_EMULATOR_ORGANIZATION=${emu.organization}\n`,
-  );
-  process.stdout.write(`# ${emu.edition} edition; API at ${emu.url}/api/v2; controls at ${emu.url}/_emulator/; Ctrl-C stops\n`);
   let stopping = false;
   const stop = (): void => {
     if (stopping) return;
@@ -111,8 +165,14 @@ async function main(): Promise<void> {
       },
     );
   };
+  // Before the lines: writes to a pipe are synchronous, so a script may signal as soon as it reads them.
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
+  process.stdout.write(
+    `WSBRIDGE_EMULATOR_URL=${emu.url}\nWSBRIDGE_EMULATOR_TOKEN=${emu.token}\nWSBRIDGE_EMULATOR_ORGANIZATION=${emu.organization}\n`,
+  );
+  if (caFile !== undefined) process.stdout.write(`WSBRIDGE_EMULATOR_CA_FILE=${caFile}\n`);
+  process.stdout.write(`# ${emu.edition} edition; API at ${emu.url}/api/v2; controls at ${emu.url}/_emulator/; Ctrl-C stops\n`);
 }
 
 if (require.main === module) {

@@ -25,6 +25,7 @@ export type {
   ScriptedFault,
   TagBindingFixture,
   TeamAccess,
+  TlsOptions,
   TokenKind,
   TokenSpec,
   VersionAttribute,
@@ -33,6 +34,8 @@ export type {
 export { DEFAULT_ENGINE_VERSIONS } from "./engine-versions";
 export { DEFAULT_ORGANIZATION } from "./fixtures";
 export { DEPRECATION_REASON_SUFFIX } from "./domain/module-deprecation";
+export { createSelfSignedCertificate, ensureSelfSignedCertificate } from "./tls";
+export type { SelfSignedFiles, SelfSignedOptions, TlsMaterial } from "./tls";
 
 /** Starts an emulator (on a free loopback port by default) and resolves once it listens. */
 export function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {

@@ -1,8 +1,10 @@
 /**
  * The HTTP server: one pipeline for every API request (log, latency, faults, route, auth, body,
- * handler, persistence, response) and the `/_emulator/*` controls beside it.
+ * handler, persistence, response) and the `/_emulator/*` controls beside it. With `tls` the same
+ * pipeline runs behind HTTPS.
  */
 import * as http from "node:http";
+import * as https from "node:https";
 import type { AddressInfo } from "node:net";
 import Router from "find-my-way";
 import { bearerToken, resolvePrincipal, type Principal } from "./auth";
@@ -60,6 +62,7 @@ export async function startServer(options: EmulatorOptions = {}): Promise<Runnin
   const faults = new FaultController(options.faults);
   const log = new RequestLog();
   const router = buildRouter(allRoutes, edition);
+  const scheme = options.tls ? "https" : "http";
   let baseUrl = "";
 
   const issueToken = (spec: TokenSpec): string => {
@@ -112,7 +115,7 @@ export async function startServer(options: EmulatorOptions = {}): Promise<Runnin
       body: parsed,
       rawBody: body,
       principal,
-      baseUrl: req.headers.host ? `http://${req.headers.host}` : baseUrl,
+      baseUrl: req.headers.host ? `${scheme}://${req.headers.host}` : baseUrl,
     };
     return route.handler(ctx);
   }
@@ -233,7 +236,7 @@ export async function startServer(options: EmulatorOptions = {}): Promise<Runnin
     }
   }
 
-  const server = http.createServer((req, res) => {
+  const listener: http.RequestListener = (req, res) => {
     res.setHeader("X-Request-Id", newRequestId());
     const url = req.url ?? "/";
     const qi = url.indexOf("?");
@@ -247,7 +250,8 @@ export async function startServer(options: EmulatorOptions = {}): Promise<Runnin
       if (!res.headersSent) writeJson(res, 500, errors.internal().toDocument(), JSONAPI, {});
       else res.destroy();
     });
-  });
+  };
+  const server = options.tls ? https.createServer({ cert: options.tls.cert, key: options.tls.key }, listener) : http.createServer(listener);
   server.keepAliveTimeout = 30_000;
 
   await new Promise<void>((resolve, reject) => {
@@ -259,7 +263,7 @@ export async function startServer(options: EmulatorOptions = {}): Promise<Runnin
   });
   const addr = server.address() as AddressInfo;
   const host = addr.family === "IPv6" ? `[${addr.address}]` : addr.address;
-  baseUrl = `http://${host}:${addr.port}`;
+  baseUrl = `${scheme}://${host}:${addr.port}`;
 
   let closed: Promise<void> | null = null;
   return {

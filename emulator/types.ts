@@ -27,6 +27,20 @@ export interface EmulatorOptions {
   faults?: FaultSettings;
   /** Suppress the log of unexpected errors on stderr. */
   quiet?: boolean;
+  /**
+   * Serve HTTPS with this certificate and key instead of HTTP: {@link RunningEmulator.url}, links,
+   * upload URLs and `/_emulator/*` are then `https://`. Clients such as go-tfe and the `tfe` provider
+   * find the API only on an HTTPS host. `createSelfSignedCertificate()` makes a pair for local use.
+   */
+  tls?: TlsOptions;
+}
+
+/** A certificate and its private key, each PEM text (or the bytes of a PEM file). */
+export interface TlsOptions {
+  /** The server's certificate, optionally followed by its intermediates. */
+  cert: string | Buffer;
+  /** The certificate's private key, unencrypted. */
+  key: string | Buffer;
 }
 
 /** Fault injection settings. Faults apply to API requests only, never to `/_emulator/*`. */
@@ -141,7 +155,7 @@ export type TokenSpec =
 
 /** A running emulator. */
 export interface RunningEmulator {
-  /** Base URL, e.g. "http://127.0.0.1:41234"; the API is under `${url}/api/v2`. */
+  /** Base URL, e.g. "http://127.0.0.1:41234" (or "https://…" with {@link EmulatorOptions.tls}); the API is under `${url}/api/v2`. */
   url: string;
   /** An owner token of the default organization. */
   token: string;
