@@ -33,6 +33,8 @@ export interface HandlerResult {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /** Bytes sent as they are instead of a JSON body (state downloads). */
+  raw?: { bytes: Buffer; contentType: string };
 }
 
 export type Handler = (ctx: RequestContext) => HandlerResult;

@@ -56,6 +56,12 @@ export function writeJson(
   res.end(text);
 }
 
+/** A body sent byte for byte, e.g. a state file as it was uploaded. */
+export function writeRaw(res: ServerResponse, status: number, bytes: Buffer, contentType: string, headers: Record<string, string>): void {
+  res.writeHead(status, { ...headers, "Content-Type": contentType, "Content-Length": String(bytes.length) });
+  res.end(bytes);
+}
+
 export function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }

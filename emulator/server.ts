@@ -13,7 +13,7 @@ import { issueToken as issueTokenInStore } from "./domain/organizations";
 import { ApiError, errors } from "./errors";
 import { FaultController } from "./faults";
 import { loadFixtures, seedStore } from "./fixtures";
-import { readBody, sleep, writeJson } from "./http-io";
+import { readBody, sleep, writeJson, writeRaw } from "./http-io";
 import { newRequestId, nowIso } from "./ids";
 import { parseQuery } from "./query";
 import { RequestLog } from "./request-log";
@@ -132,6 +132,10 @@ export async function startServer(options: EmulatorOptions = {}): Promise<Runnin
       "X-Wsbridge-Edition": edition,
       ...(result.headers ?? {}),
     };
+    if (!error && result.raw) {
+      writeRaw(res, result.status, result.raw.bytes, result.raw.contentType, headers);
+      return;
+    }
     const body = error ? (plain ? error.toRegistryDocument() : error.toDocument()) : result.body;
     writeJson(res, result.status, body, plain ? "application/json" : JSONAPI, headers);
   }

@@ -12,6 +12,7 @@ import { setupOrganizationRoutes } from "./setup-organizations";
 import { setupRegistryRoutes } from "./setup-registry";
 import { setupResourceRoutes } from "./setup-resources";
 import { setupStateRoutes } from "./setup-state";
+import { setupStateOutputRoutes } from "./setup-state-outputs";
 import { setupTeamAccessRoutes } from "./setup-team-access";
 import { setupTeamRoutes } from "./setup-teams";
 import { sshKeyRoutes } from "./ssh-key";
@@ -39,6 +40,7 @@ export const allRoutes: RouteDef[] = [
   ...setupResourceRoutes,
   ...setupRegistryRoutes,
   ...setupStateRoutes,
+  ...setupStateOutputRoutes,
   ...setupTeamRoutes,
   ...setupTeamAccessRoutes,
 ];

@@ -1,23 +1,24 @@
 /**
  * Setup calls for state and runs: state versions make a workspace "manage resources" (safe delete
  * refuses it) and intermediate ones decide the unlock's 503; runs give workspaces a current run
- * (list filter and sort) and can hold a workspace's lock.
+ * (list filter and sort) and can hold a workspace's lock. Reading state is in setup-state-outputs.ts.
  */
 import { caller, type HandlerResult, type RequestContext, type RouteDef } from "../context";
 import {
   addStateVersion,
   finalizeStateVersion,
   newStateVersion,
-  parseStateContent,
+  parseStateBytes,
   settleIntermediates,
   type ParsedState,
 } from "../domain/state-versions";
 import { errors } from "../errors";
 import { newId, nowIso } from "../ids";
 import { attr, isObject, paginate, readDataObject, readPage } from "../jsonapi";
-import type { RunRecord, StateVersionRecord, WorkspaceRecord } from "../store/model";
-import { outputResource, runResource, stateVersionResource } from "../serializers/resources";
+import type { RunRecord, WorkspaceRecord } from "../store/model";
+import { runResource, stateVersionResource } from "../serializers/resources";
 import { rightsOn, visibleWorkspace } from "./lookup";
+import { visibleStateVersion } from "./setup-state-outputs";
 
 const RUN_STATUSES = [
   "pending", "fetching", "queuing", "planning", "planned", "cost_estimating", "cost_estimated", "policy_checking",
@@ -34,8 +35,8 @@ function writableWorkspace(ctx: RequestContext): WorkspaceRecord {
 }
 
 function decodeState(b64: string): ParsedState {
-  const parsed = parseStateContent(Buffer.from(b64, "base64").toString("utf8"));
-  if (!parsed) throw errors.invalidAttribute("state must be a base64-encoded JSON state file", "/data/attributes/state");
+  const parsed = parseStateBytes(Buffer.from(b64, "base64"));
+  if (!parsed) throw errors.invalidAttribute("state must be a base64-encoded UTF-8 JSON state file", "/data/attributes/state");
   return parsed;
 }
 
@@ -63,23 +64,12 @@ function createStateVersion(ctx: RequestContext): HandlerResult {
       finalized,
       intermediate,
       resourceCount: count ?? parsed?.resourceCount ?? 0,
-      outputs: parsed?.outputs ?? [],
+      state: parsed,
     },
     nowIso(),
   );
   addStateVersion(ctx.app.store, ws, sv);
   return { status: 201, body: { data: stateVersionResource(sv, ctx.baseUrl) } };
-}
-
-function visibleStateVersion(ctx: RequestContext): StateVersionRecord {
-  const sv = ctx.app.store.stateVersions.get(ctx.params["state_version_id"] ?? "");
-  const ws = sv ? ctx.app.store.workspaces.get(sv.workspaceId) : undefined;
-  if (!sv || !ws || !rightsOn(ctx, ws).read) throw errors.notFound();
-  return sv;
-}
-
-function showStateVersion(ctx: RequestContext): HandlerResult {
-  return { status: 200, body: { data: stateVersionResource(visibleStateVersion(ctx), ctx.baseUrl) } };
 }
 
 function finalize(ctx: RequestContext): HandlerResult {
@@ -95,24 +85,10 @@ function finalize(ctx: RequestContext): HandlerResult {
 function upload(ctx: RequestContext): HandlerResult {
   const sv = ctx.app.store.stateVersions.get(ctx.params["state_version_id"] ?? "");
   if (!sv || sv.finalized) throw errors.notFound();
-  const parsed = parseStateContent(ctx.rawBody.toString("utf8"));
-  if (!parsed) throw errors.unprocessable("The uploaded content is not a JSON state file");
+  const parsed = parseStateBytes(ctx.rawBody);
+  if (!parsed) throw errors.unprocessable("The uploaded content is not a UTF-8 JSON state file");
   finalizeStateVersion(ctx.app.store, sv, parsed);
   return { status: 200 };
-}
-
-function currentStateVersion(ctx: RequestContext): HandlerResult {
-  const { ws } = visibleWorkspace(ctx);
-  const sv = ws.currentStateVersionId ? ctx.app.store.stateVersions.get(ws.currentStateVersionId) : undefined;
-  if (!sv) throw errors.notFound();
-  return { status: 200, body: { data: stateVersionResource(sv, ctx.baseUrl) } };
-}
-
-function currentOutputs(ctx: RequestContext): HandlerResult {
-  const { ws } = visibleWorkspace(ctx);
-  const sv = ws.currentStateVersionId ? ctx.app.store.stateVersions.get(ws.currentStateVersionId) : undefined;
-  const outputs = sv?.outputs ?? [];
-  return { status: 200, body: paginate(ctx, outputs, readPage(ctx), outputResource) };
 }
 
 function listStateVersions(ctx: RequestContext): HandlerResult {
@@ -197,10 +173,7 @@ const SV = "/api/v2/state-versions/:state_version_id";
 
 export const setupStateRoutes: RouteDef[] = [
   { method: "POST", path: `${WS}/state-versions`, handler: createStateVersion },
-  { method: "GET", path: `${WS}/current-state-version`, handler: currentStateVersion },
-  { method: "GET", path: `${WS}/current-state-version-outputs`, handler: currentOutputs },
   { method: "GET", path: "/api/v2/state-versions", handler: listStateVersions },
-  { method: "GET", path: SV, handler: showStateVersion },
   { method: "POST", path: `${SV}/actions/finalize`, handler: finalize },
   { method: "PUT", path: `${SV}/upload`, handler: upload, auth: false, rawBody: true },
   { method: "POST", path: "/api/v2/runs", handler: createRun },

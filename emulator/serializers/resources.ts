@@ -6,6 +6,7 @@ import { projectDefaults } from "../domain/inheritance";
 import { projectEffectiveBindings, type EffectiveBinding } from "../domain/tag-bindings";
 import { errors } from "../errors";
 import { instanceCount } from "../domain/flat-tags";
+import { downloadPath } from "../domain/state-versions";
 import type {
   AgentPoolRecord,
   DrpRecord,
@@ -296,16 +297,41 @@ export function runResource(r: RunRecord): Json {
   };
 }
 
-export function outputResource(o: StateOutputRecord): Json {
+/**
+ * A state-version-outputs resource. Sensitive values are null except where `reveal` is set: the
+ * service returns them only from `GET /state-version-outputs/:id`, which clients call for exactly that.
+ */
+export function outputResource(o: StateOutputRecord, reveal = false): Json {
   return {
     id: o.id,
     type: "state-version-outputs",
-    attributes: { name: o.name, sensitive: o.sensitive, type: o.type, value: o.sensitive ? null : o.value },
+    attributes: { name: o.name, sensitive: o.sensitive, type: o.type, value: o.sensitive && !reveal ? null : o.value, "detailed-type": o.detailedType },
     links: { self: `/api/v2/state-version-outputs/${o.id}` },
   };
 }
 
+/**
+ * The same output as a workspace's `outputs` embeds it: its own type and `output-type` (go-tfe's
+ * WorkspaceOutputs), the same id (clients read sensitive values through the output endpoint by it).
+ */
+export function workspaceOutputResource(o: StateOutputRecord, ws: WorkspaceRecord): Json {
+  return {
+    id: o.id,
+    type: "workspace-outputs",
+    attributes: {
+      name: o.name,
+      sensitive: o.sensitive,
+      "output-type": o.type,
+      value: o.sensitive ? null : o.value,
+      "workspace-attributes": { id: ws.id, name: ws.name },
+      // The organization's `external-id`, as organizationResource writes it.
+      "organization-attributes": { id: `org-${ws.organization}`, name: ws.organization },
+    },
+  };
+}
+
 export function stateVersionResource(sv: StateVersionRecord, baseUrl: string): Json {
+  const download = downloadPath(sv);
   return {
     id: sv.id,
     type: "state-versions",
@@ -318,7 +344,13 @@ export function stateVersionResource(sv: StateVersionRecord, baseUrl: string): J
       intermediate: sv.intermediate,
       "resources-processed": sv.finalized,
       "resource-count": sv.resourceCount,
+      size: sv.content === null ? null : Buffer.byteLength(sv.content, "utf8"),
+      "state-version": sv.stateFormatVersion,
+      "terraform-version": sv.terraformVersion,
       "hosted-state-upload-url": sv.finalized ? null : `${baseUrl}/api/v2/state-versions/${sv.id}/upload`,
+      "hosted-state-download-url": download === null ? null : `${baseUrl}${download}`,
+      // The JSON-format state (`json-state` on create) is not kept.
+      "hosted-json-state-download-url": null,
     },
     relationships: {
       workspace: { data: { id: sv.workspaceId, type: "workspaces" } },
@@ -326,6 +358,28 @@ export function stateVersionResource(sv: StateVersionRecord, baseUrl: string): J
     },
     links: { self: `/api/v2/state-versions/${sv.id}` },
   };
+}
+
+const STATE_VERSION_INCLUDES = new Set(["outputs"]);
+
+/**
+ * `include` of a state version. Only `outputs` is served; the service's others (`created_by`,
+ * `run`, ...) get 400 rather than an answer silently missing what was asked, as for workspaces.
+ */
+export function parseStateVersionInclude(raw: string | undefined): Set<string> {
+  const out = new Set<string>();
+  for (const v of (raw ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "")) {
+    if (!STATE_VERSION_INCLUDES.has(v)) throw errors.badRequest(`Invalid include parameter: ${v}`);
+    out.add(v);
+  }
+  return out;
+}
+
+/** A state version document; its `outputs` linkage is always there, so included outputs match it. */
+export function stateVersionDocument(sv: StateVersionRecord, baseUrl: string, include: ReadonlySet<string>): Json {
+  const doc: Json = { data: stateVersionResource(sv, baseUrl) };
+  if (include.has("outputs")) doc["included"] = sv.outputs.map((o) => outputResource(o));
+  return doc;
 }
 
 export function drpResource(p: DrpRecord, target: { id: string; type: "workspaces" | "organizations" }): Json {

@@ -14,13 +14,13 @@ import {
   drpType,
   effectiveBindingResource,
   organizationResource,
-  outputResource,
   projectResource,
   runResource,
   stateVersionResource,
   tagBindingResource,
   teamResource,
   userResource,
+  workspaceOutputResource,
 } from "./resources";
 
 /** Kept with the service's spelling (underscores); `current-state-version` is what go-tfe sends. */
@@ -261,7 +261,7 @@ export function buildIncluded(app: App, workspaces: WorkspaceRecord[], include: 
     }
     const sv = ws.currentStateVersionId ? store.stateVersions.get(ws.currentStateVersionId) : undefined;
     if (include.has("outputs") && sv) {
-      for (const o of sv.outputs) push({ ...outputResource(o), type: "workspace-outputs" });
+      for (const o of sv.outputs) push(workspaceOutputResource(o, ws));
     }
     if ((include.has("current_state_version") || include.has("current-state-version")) && sv) {
       push(stateVersionResource(sv, baseUrl));

@@ -246,8 +246,11 @@ export interface StateOutputRecord {
   id: string;
   name: string;
   sensitive: boolean;
+  /** The kind of the value as the service names it (`string`, `array`, ...). */
   type: string;
   value: unknown;
+  /** The engine's type of the output as the state file writes it (`"string"`, `["tuple", [...]]`). */
+  detailedType: unknown;
 }
 
 export interface StateVersionRecord {
@@ -265,6 +268,11 @@ export interface StateVersionRecord {
   discarded: boolean;
   resourceCount: number;
   outputs: StateOutputRecord[];
+  /** The uploaded state file exactly as sent (UTF-8 JSON); null for versions given no content. */
+  content: string | null;
+  /** From the content: its format version (`version`, 4 today) and the engine version that wrote it. */
+  stateFormatVersion: number | null;
+  terraformVersion: string | null;
 }
 
 export interface RunRecord {

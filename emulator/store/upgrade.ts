@@ -5,8 +5,9 @@
  * the `??` defaults are for files whose records predate a field.
  */
 import { defaultOrganizationSettings } from "../domain/organization-settings";
+import { stateOutput } from "../domain/state-versions";
 import { organizationAccess, ownersTeam } from "../domain/teams";
-import type { OrganizationRecord, ProjectRecord, State, TeamRecord, WorkspaceRecord } from "./model";
+import type { OrganizationRecord, ProjectRecord, State, StateOutputRecord, StateVersionRecord, TeamRecord, WorkspaceRecord } from "./model";
 
 function upgradeWorkspace(w: WorkspaceRecord): WorkspaceRecord {
   return {
@@ -56,6 +57,24 @@ function withOwnersTeams(teams: TeamRecord[], organizations: OrganizationRecord[
   return [...teams, ...missing.map((o) => ownersTeam(o.id))];
 }
 
+/** A state version as files before state content was kept wrote it. */
+type SvAdded = "content" | "stateFormatVersion" | "terraformVersion";
+type EarlierStateVersion = Omit<StateVersionRecord, SvAdded | "outputs"> &
+  Partial<Pick<StateVersionRecord, SvAdded>> & { outputs: Array<Omit<StateOutputRecord, "detailedType"> & { detailedType?: unknown }> };
+
+/** No content was kept, so no download; outputs get the type their value implies (the CLI needs one). */
+function upgradeStateVersion(sv: EarlierStateVersion): StateVersionRecord {
+  return {
+    ...sv,
+    content: sv.content ?? null,
+    stateFormatVersion: sv.stateFormatVersion ?? null,
+    terraformVersion: sv.terraformVersion ?? null,
+    outputs: sv.outputs.map((o) =>
+      o.detailedType === undefined ? stateOutput(o.id, o.name, o.sensitive, o.value, undefined) : { ...o, detailedType: o.detailedType },
+    ),
+  };
+}
+
 export function upgradeState(state: State): State {
   return {
     ...state,
@@ -63,5 +82,6 @@ export function upgradeState(state: State): State {
     workspaces: state.workspaces.map(upgradeWorkspace),
     projects: state.projects.map(upgradeProject),
     teams: withOwnersTeams((state.teams as EarlierTeam[]).map(upgradeTeam), state.organizations),
+    stateVersions: (state.stateVersions as EarlierStateVersion[]).map(upgradeStateVersion),
   };
 }
