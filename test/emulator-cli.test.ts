@@ -1,12 +1,10 @@
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
 import * as net from "node:net";
 import { request } from "undici";
 import { parseArgs } from "../emulator/cli";
+import { buildEmulatorCli, type BuiltCli } from "./support/built-emulator-cli";
 
-const ROOT = path.resolve(__dirname, "..");
 
 describe("the wsbridge-emulator command line", () => {
   it("parses every flag into emulator options", () => {
@@ -33,29 +31,21 @@ describe("the wsbridge-emulator command line", () => {
   });
 
   describe("as a process", () => {
-    let outDir: string;
+    let built: BuiltCli;
     let child: ChildProcess | undefined;
     beforeAll(() => {
-      outDir = fs.mkdtempSync(path.join(os.tmpdir(), "wsbridge-cli-"));
-      try {
-        execFileSync(process.execPath, [path.join(ROOT, "node_modules/typescript/bin/tsc"), "-p", path.join(ROOT, "tsconfig.json"), "--outDir", outDir], {
-          cwd: ROOT,
-          stdio: "pipe",
-        });
-      } catch {
-        // Type errors elsewhere in the tree still emit JavaScript; the test below checks the file exists.
-      }
+      built = buildEmulatorCli();
     });
     afterAll(() => {
       if (child && child.exitCode === null) child.kill("SIGKILL");
-      fs.rmSync(outDir, { recursive: true, force: true });
+      built.remove();
     });
 
     it("prints the three variables first, serves the API, and exits 0 on SIGTERM", async () => {
-      const cli = path.join(outDir, "emulator", "cli.js");
+      const cli = built.cli;
       expect(fs.readFileSync(cli, "utf8").startsWith("#!/usr/bin/env node")).toBe(true);
       child = spawn(process.execPath, [cli, "--port", "0", "--edition", "self-managed"], {
-        env: { ...process.env, NODE_PATH: path.join(ROOT, "node_modules") },
+        env: built.env,
         stdio: ["ignore", "pipe", "pipe"],
       });
       const proc = child;
@@ -89,8 +79,8 @@ describe("the wsbridge-emulator command line", () => {
 
     it("keeps serving when whoever reads its stdout goes away", async () => {
       const port = await freePort();
-      const proc = spawn(process.execPath, [path.join(outDir, "emulator", "cli.js"), "--port", String(port)], {
-        env: { ...process.env, NODE_PATH: path.join(ROOT, "node_modules") },
+      const proc = spawn(process.execPath, [built.cli, "--port", String(port)], {
+        env: built.env,
         stdio: ["ignore", "pipe", "pipe"],
       });
       child = proc;

@@ -1,4 +1,4 @@
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { createPrivateKey, X509Certificate } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -12,9 +12,9 @@ import {
   type TlsMaterial,
 } from "../emulator";
 import { parseArgs } from "../emulator/cli";
+import { buildEmulatorCli, type BuiltCli } from "./support/built-emulator-cli";
 import { Client, createWorkspace, uniqueName } from "./support/emulator-http";
 
-const ROOT = path.resolve(__dirname, "..");
 /** What node:crypto prints for the names every generated certificate carries. */
 const DEFAULT_SANS = "DNS:localhost, IP Address:127.0.0.1, IP Address:0:0:0:0:0:0:0:1";
 
@@ -195,31 +195,23 @@ describe("the wsbridge-emulator command line with TLS", () => {
   });
 
   describe("as a process", () => {
-    let outDir: string;
+    let built: BuiltCli;
     let work: string;
     let child: ChildProcess | undefined;
     beforeAll(() => {
-      outDir = fs.mkdtempSync(path.join(os.tmpdir(), "wsbridge-cli-tls-"));
+      built = buildEmulatorCli();
       work = fs.mkdtempSync(path.join(os.tmpdir(), "wsbridge-cli-tls-work-"));
-      try {
-        execFileSync(process.execPath, [path.join(ROOT, "node_modules/typescript/bin/tsc"), "-p", path.join(ROOT, "tsconfig.json"), "--outDir", outDir], {
-          cwd: ROOT,
-          stdio: "pipe",
-        });
-      } catch {
-        // Type errors elsewhere in the tree still emit JavaScript.
-      }
     });
     afterAll(() => {
       if (child && child.exitCode === null) child.kill("SIGKILL");
-      fs.rmSync(outDir, { recursive: true, force: true });
+      built.remove();
       fs.rmSync(work, { recursive: true, force: true });
     });
 
     function start(args: string[]): ChildProcess {
-      child = spawn(process.execPath, [path.join(outDir, "emulator", "cli.js"), ...args], {
+      child = spawn(process.execPath, [built.cli, ...args], {
         cwd: work,
-        env: { ...process.env, NODE_PATH: path.join(ROOT, "node_modules") },
+        env: built.env,
         stdio: ["ignore", "pipe", "pipe"],
       });
       return child;
