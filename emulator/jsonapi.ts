@@ -99,6 +99,19 @@ export const attr = {
   },
 };
 
+/**
+ * `include=a,b` against the values an endpoint serves; 400 for any other (go-tfe matches the words
+ * "include parameter"), rather than an answer silently missing what was asked.
+ */
+export function readInclude(raw: string | undefined, allowed: ReadonlySet<string>): Set<string> {
+  const out = new Set<string>();
+  for (const v of (raw ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "")) {
+    if (!allowed.has(v)) throw errors.badRequest(`Invalid include parameter: ${v}`);
+    out.add(v);
+  }
+  return out;
+}
+
 export interface Page {
   number: number;
   size: number;

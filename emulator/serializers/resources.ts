@@ -4,7 +4,6 @@
  */
 import { projectDefaults } from "../domain/inheritance";
 import { projectEffectiveBindings, type EffectiveBinding } from "../domain/tag-bindings";
-import { errors } from "../errors";
 import { instanceCount } from "../domain/flat-tags";
 import { downloadPath } from "../domain/state-versions";
 import type {
@@ -29,7 +28,7 @@ import type {
   WorkspaceRecord,
 } from "../store/model";
 import type { Store } from "../store/store";
-import type { Json } from "../jsonapi";
+import { readInclude, type Json } from "../jsonapi";
 import type { Edition } from "../types";
 
 /** The JSON:API type of a data retention policy: one type per kind, as the service names them. */
@@ -101,14 +100,9 @@ export function projectResource(p: ProjectRecord, store: Store, include: Readonl
 
 const PROJECT_INCLUDES = new Set(["effective_tag_bindings"]);
 
-/** `include` of the project show; 400 for anything else, as for workspaces. */
+/** `include` of the project show. */
 export function parseProjectInclude(raw: string | undefined): Set<string> {
-  const out = new Set<string>();
-  for (const v of (raw ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "")) {
-    if (!PROJECT_INCLUDES.has(v)) throw errors.badRequest(`Invalid include parameter: ${v}`);
-    out.add(v);
-  }
-  return out;
+  return readInclude(raw, PROJECT_INCLUDES);
 }
 
 export function projectIncluded(p: ProjectRecord, include: ReadonlySet<string>): Json[] {
@@ -367,12 +361,7 @@ const STATE_VERSION_INCLUDES = new Set(["outputs"]);
  * `run`, ...) get 400 rather than an answer silently missing what was asked, as for workspaces.
  */
 export function parseStateVersionInclude(raw: string | undefined): Set<string> {
-  const out = new Set<string>();
-  for (const v of (raw ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "")) {
-    if (!STATE_VERSION_INCLUDES.has(v)) throw errors.badRequest(`Invalid include parameter: ${v}`);
-    out.add(v);
-  }
-  return out;
+  return readInclude(raw, STATE_VERSION_INCLUDES);
 }
 
 /** A state version document; its `outputs` linkage is always there, so included outputs match it. */

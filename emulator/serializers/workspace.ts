@@ -7,8 +7,7 @@ import type { App } from "../context";
 import { tagNames } from "../domain/flat-tags";
 import { effectiveBindings } from "../domain/tag-bindings";
 import { effectiveAgentPoolId, effectiveAutoDestroyDuration, effectiveExecutionMode } from "../domain/inheritance";
-import { errors } from "../errors";
-import type { Json } from "../jsonapi";
+import { readInclude, type Json } from "../jsonapi";
 import type { WorkspaceRecord } from "../store/model";
 import {
   drpType,
@@ -42,16 +41,8 @@ export const ALLOWED_INCLUDES = new Set([
   "tag_bindings",
 ]);
 
-/** Parses `include=a,b`; 400 for an unknown value (go-tfe matches the words "include parameter"). */
 export function parseInclude(raw: string | undefined): Set<string> {
-  const out = new Set<string>();
-  if (raw === undefined || raw === "") return out;
-  for (const v of raw.split(",")) {
-    const s = v.trim();
-    if (!ALLOWED_INCLUDES.has(s)) throw errors.badRequest(`Invalid include parameter: ${s}`);
-    out.add(s);
-  }
-  return out;
+  return readInclude(raw, ALLOWED_INCLUDES);
 }
 
 function rel(id: string | null, type: string): Json {
