@@ -73,9 +73,9 @@ export async function check(_olds: Props, news: Props): Promise<CheckOutcome<Pro
     });
   }
   // The owner marker goes on to create, unchanged.
-  const owner = withoutProvider(news).__owner;
-  if (typeof owner !== "string") return outcome;
-  return { inputs: { ...outcome.inputs, __owner: owner }, failures: outcome.failures };
+  const marker = ownerMarkerOf(news);
+  if (marker === undefined) return outcome;
+  return { inputs: { ...outcome.inputs, __owner: marker }, failures: outcome.failures };
 }
 
 // ---- diff -----------------------------------------------------------------------------------
@@ -253,24 +253,11 @@ export async function remove(id: string, props: Props): Promise<void> {
   const state = withoutProvider(props);
   // Taken over by a create of this run (see adoptedInThisRun): it is the new resource's now.
   if (adoptedInThisRun(id)) return;
-  try {
-    await removeWorkspace(sharedClient(), id, { organization: String(state.organization), name: String(state.name), forceDelete: state.forceDelete === true });
-  } catch (error) {
-    const hint = staleSettingsHint(error, "destroy");
-    if (hint === undefined) throw error;
-    throw new Error(`${(error as Error).message}. ${hint}`);
-  }
-}
-
-/** Safe delete (or force delete when asked); gone already counts as done. The client retries both. */
-async function removeWorkspace(
-  client: WsbridgeClient,
-  id: string,
-  state: { organization: string; name: string; forceDelete?: boolean },
-): Promise<void> {
   const force = state.forceDelete === true;
-  const label = `${KIND} "${state.organization}/${state.name}" (${id})`;
+  const label = `${KIND} "${String(state.organization)}/${String(state.name)}" (${id})`;
+  const client = sharedClient();
   try {
+    // Both are retried by the client; gone already counts as done.
     if (force) await client.forceDeleteWorkspace(id);
     else await client.safeDeleteWorkspace(id);
   } catch (error) {
@@ -293,6 +280,8 @@ async function removeWorkspace(
           `where the organization allows it). ${error.message}`,
       );
     }
+    const hint = staleSettingsHint(error, "destroy");
+    if (hint !== undefined) throw new Error(`${(error as Error).message}. ${hint}`);
     throw error;
   }
 }
