@@ -19,7 +19,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { DEFAULT_RETRY_OPTIONS, DEFAULT_TIMEOUT_MS, WsbridgeClient, type ClientSettings, type Edition } from "./api";
+import { DEFAULT_RETRY_OPTIONS, DEFAULT_TIMEOUT_MS, WsbridgeClient, addressProblem, type ClientSettings, type Edition } from "./api";
 
 /** What Pulumi's dynamic ConfigureRequest.config offers. */
 export interface ConfigSource {
@@ -108,13 +108,7 @@ function resolveEdition(env: NodeJS.ProcessEnv, settings: ResolvedSettings): voi
 
 /** An address must be an absolute http(s) URL; reported under the setting it came from. */
 function checkAddress(address: string, env: NodeJS.ProcessEnv, settings: ResolvedSettings): void {
-  let problem: string | undefined;
-  try {
-    const url = new URL(address);
-    if (url.protocol !== "https:" && url.protocol !== "http:") problem = `must use http or https, got "${url.protocol}"`;
-  } catch {
-    problem = `must be an absolute http(s) URL such as https://app.terraform.io, got "${address}"`;
-  }
+  const problem = addressProblem(address);
   if (problem === undefined) return;
   const key = stackConfig.address !== undefined ? "wsbridge:address"
     : nonEmpty(env["WSBRIDGE_ADDRESS"]) !== undefined ? "WSBRIDGE_ADDRESS"

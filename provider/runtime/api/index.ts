@@ -4,6 +4,7 @@
  */
 export { WsbridgeClient } from "./client";
 export type { ClientSettings, Edition } from "./requester";
+export { addressProblem } from "./requester";
 export type { PingInfo } from "./operations/ping";
 export type { WorkspaceReadOptions } from "./operations/workspaces";
 export { DEFAULT_RETRY_OPTIONS, type RetryOptions } from "./retry";

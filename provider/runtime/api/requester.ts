@@ -91,6 +91,12 @@ function parseAddress(address: string): { origin: string; basePath: string } | {
   return { origin: url.origin, basePath: url.pathname.replace(/\/+$/, "") };
 }
 
+/** Why an address cannot be used, or undefined when it can (settings report it before any call). */
+export function addressProblem(address: string): string | undefined {
+  const parsed = parseAddress(address);
+  return "problem" in parsed ? parsed.problem : undefined;
+}
+
 /** Tokens live outside the object so that logging, inspecting or JSON-serializing a client can never
  * print one. */
 const tokens = new WeakMap<Requester, string>();
