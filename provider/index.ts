@@ -3,3 +3,8 @@
 // loaded by the provider process when Pulumi calls it.
 export { Workspace, type WorkspaceArgs } from "./resources/workspace";
 export type { WorkspaceInputs } from "./schemas/workspace";
+export {
+  getWorkspace, getWorkspaceOutput, listWorkspaces, listWorkspacesOutput,
+  type GetWorkspaceArgs, type GetWorkspaceOutputArgs, type ListWorkspacesArgs, type ListWorkspacesOutputArgs,
+  type WorkspaceLookupResult, type WorkspaceLookupVcsRepo,
+} from "./lookups/workspaces";

@@ -19,6 +19,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { DEFAULT_ADDRESS, resolveAddress } from "./address";
 import { DEFAULT_RETRY_OPTIONS, DEFAULT_TIMEOUT_MS, WsbridgeClient, addressProblem, type ClientSettings, type Edition } from "./api";
 
 /** What Pulumi's dynamic ConfigureRequest.config offers. */
@@ -50,7 +51,7 @@ export interface ResolvedSettings {
   invalid?: { key: string; reason: string }[];
 }
 
-export const DEFAULT_ADDRESS = "https://app.terraform.io";
+export { DEFAULT_ADDRESS };
 
 /** The client's limits a Pulumi user can set: stack config key, environment variable, accepted range. */
 const LIMITS = {
@@ -67,12 +68,19 @@ const LIMIT_KEYS = Object.keys(LIMITS) as LimitKey[];
 const KEYS = ["address", "token", "organization", "edition", ...LIMIT_KEYS] as const;
 type Key = (typeof KEYS)[number];
 
+type StackConfig = Partial<Record<Key, string>>;
+
 /** Stack config captured by `configure`; module scope, process memory only. */
-let stackConfig: Partial<Record<Key, string>> = {};
+let stackConfig: StackConfig = {};
 
 /** Records the `wsbridge:*` stack config. Missing values are fine; a throwing source is ignored. */
 export function configure(config: ConfigSource | undefined): void {
-  const next: Partial<Record<Key, string>> = {};
+  stackConfig = readStackConfig(config);
+}
+
+/** The `wsbridge:*` keys of a config source, trimmed; empty values count as absent. */
+function readStackConfig(config: ConfigSource | undefined): StackConfig {
+  const next: StackConfig = {};
   for (const key of KEYS) {
     let value: string | undefined;
     try {
@@ -82,7 +90,7 @@ export function configure(config: ConfigSource | undefined): void {
     }
     if (typeof value === "string" && value.trim() !== "") next[key] = value.trim();
   }
-  stackConfig = next;
+  return next;
 }
 
 const nonEmpty = (v: string | undefined): string | undefined => (v !== undefined && v.trim() !== "" ? v.trim() : undefined);
@@ -92,8 +100,8 @@ function isEdition(value: string): value is Edition {
 }
 
 /** The edition, when set; a value that is neither edition is reported, not silently replaced by detection. */
-function resolveEdition(env: NodeJS.ProcessEnv, settings: ResolvedSettings): void {
-  const fromConfig = stackConfig.edition;
+function resolveEdition(stack: StackConfig, env: NodeJS.ProcessEnv, settings: ResolvedSettings): void {
+  const fromConfig = stack.edition;
   const raw = fromConfig ?? nonEmpty(env["WSBRIDGE_EDITION"]);
   if (raw === undefined) return;
   if (isEdition(raw)) {
@@ -107,10 +115,10 @@ function resolveEdition(env: NodeJS.ProcessEnv, settings: ResolvedSettings): voi
 }
 
 /** An address must be an absolute http(s) URL; reported under the setting it came from. */
-function checkAddress(address: string, env: NodeJS.ProcessEnv, settings: ResolvedSettings): void {
+function checkAddress(stack: StackConfig, address: string, env: NodeJS.ProcessEnv, settings: ResolvedSettings): void {
   const problem = addressProblem(address);
   if (problem === undefined) return;
-  const key = stackConfig.address !== undefined ? "wsbridge:address"
+  const key = stack.address !== undefined ? "wsbridge:address"
     : nonEmpty(env["WSBRIDGE_ADDRESS"]) !== undefined ? "WSBRIDGE_ADDRESS"
     : nonEmpty(env["TFE_ADDRESS"]) !== undefined ? "TFE_ADDRESS" : "TFE_HOSTNAME";
   (settings.invalid ??= []).push({ key, reason: problem });
@@ -155,9 +163,9 @@ function credentialsFileToken(env: NodeJS.ProcessEnv, host: string): string | un
 
 /** Reads one limit: stack config, then its environment variable. A value that is present but unusable is
  * reported (never silently replaced by the next source or the default). */
-function resolveLimit(key: LimitKey, env: NodeJS.ProcessEnv, settings: ResolvedSettings): void {
+function resolveLimit(stack: StackConfig, key: LimitKey, env: NodeJS.ProcessEnv, settings: ResolvedSettings): void {
   const rule = LIMITS[key];
-  const fromConfig = stackConfig[key];
+  const fromConfig = stack[key];
   const raw = fromConfig ?? nonEmpty(env[rule.env]);
   if (raw === undefined) return;
   const n = /^\d+$/.test(raw) ? Number(raw) : NaN;
@@ -172,22 +180,28 @@ function resolveLimit(key: LimitKey, env: NodeJS.ProcessEnv, settings: ResolvedS
   });
 }
 
-/** Resolves the settings in the documented order. Never throws. */
+/** Resolves the settings in the documented order, from the stack config recorded by `configure`. Never throws. */
 export function resolveSettings(env: NodeJS.ProcessEnv = process.env): ResolvedSettings {
-  const tfeHostname = nonEmpty(env["TFE_HOSTNAME"]);
-  const address = (
-    stackConfig.address ??
-    nonEmpty(env["WSBRIDGE_ADDRESS"]) ??
-    nonEmpty(env["TFE_ADDRESS"]) ??
-    (tfeHostname ? (/^https?:\/\//.test(tfeHostname) ? tfeHostname : `https://${tfeHostname}`) : undefined) ??
-    DEFAULT_ADDRESS
-  ).replace(/\/+$/, "");
+  return resolveWith(stackConfig, env);
+}
+
+/**
+ * The same resolution from a given config source instead of the recorded one, leaving `configure`'s
+ * record alone: lookups run in the program process, where stack config comes from
+ * `pulumi.runtime.getConfig`, and the provider's record must not be overwritten where both share a process.
+ */
+export function resolveSettingsFrom(config: ConfigSource | undefined, env: NodeJS.ProcessEnv = process.env): ResolvedSettings {
+  return resolveWith(readStackConfig(config), env);
+}
+
+function resolveWith(stack: StackConfig, env: NodeJS.ProcessEnv): ResolvedSettings {
+  const address = resolveAddress(stack.address, env);
 
   const settings: ResolvedSettings = { address };
-  checkAddress(address, env, settings);
+  checkAddress(stack, address, env, settings);
   const host = hostOf(address);
-  if (stackConfig.token) {
-    settings.token = stackConfig.token;
+  if (stack.token) {
+    settings.token = stack.token;
     settings.tokenSource = "config";
   } else {
     const fromEnv = nonEmpty(env["WSBRIDGE_TOKEN"]) ?? nonEmpty(env["TFE_TOKEN"]) ?? (host ? tfTokenVariable(env, host) : undefined);
@@ -200,10 +214,10 @@ export function resolveSettings(env: NodeJS.ProcessEnv = process.env): ResolvedS
       settings.tokenSource = "credentials-file";
     }
   }
-  const organization = stackConfig.organization ?? nonEmpty(env["WSBRIDGE_ORGANIZATION"]) ?? nonEmpty(env["TFE_ORGANIZATION"]);
+  const organization = stack.organization ?? nonEmpty(env["WSBRIDGE_ORGANIZATION"]) ?? nonEmpty(env["TFE_ORGANIZATION"]);
   if (organization !== undefined) settings.organization = organization;
-  resolveEdition(env, settings);
-  for (const key of LIMIT_KEYS) resolveLimit(key, env, settings);
+  resolveEdition(stack, env, settings);
+  for (const key of LIMIT_KEYS) resolveLimit(stack, key, env, settings);
   return settings;
 }
 
@@ -250,7 +264,11 @@ export const DEFAULT_LIMITS: Readonly<Record<LimitKey, number>> = Object.freeze(
 const clients = new Map<string, WsbridgeClient>();
 
 export function sharedClient(): WsbridgeClient {
-  const s = resolveSettings();
+  return sharedClientFor(resolveSettings());
+}
+
+/** The shared client for settings resolved elsewhere (resolveSettingsFrom). */
+export function sharedClientFor(s: ResolvedSettings): WsbridgeClient {
   const key = [
     s.address, s.token ?? "", s.edition ?? "", ...LIMIT_KEYS.map((k) => s[k] ?? ""), JSON.stringify(s.invalid ?? []),
   ].join("\u0000");

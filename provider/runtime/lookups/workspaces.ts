@@ -1,0 +1,248 @@
+// The runtime of the workspace lookups (provider/lookups/workspaces.ts): check the arguments, resolve
+// the settings, call the client, map the result. It runs in the program process, not in the dynamic
+// provider's, and sends GET requests only (A2, A3, A4, and the ping that tells "not found" from
+// "no API at this address"), so it is safe during `pulumi preview`.
+import { z } from "zod";
+import type {
+  GetWorkspaceArgs, ListWorkspacesArgs, WorkspaceLookupResult, WorkspaceLookupVcsRepo,
+} from "../../lookups/workspaces";
+import type { Assert, Equals } from "../../schemas/type-equality";
+import {
+  ErrorCodes, NotFoundError, WsbridgeError, type TagBindingInput, type Workspace, type WorkspaceListOptions, type WsbridgeClient,
+} from "../api";
+import { resolveSettingsFrom, settingsProblem, sharedClientFor, type ConfigSource } from "../config";
+import { propertyPath } from "../lifecycle";
+import { assertServesTheApi } from "../serves-the-api";
+
+export type { ConfigSource };
+
+/** Where a lookup's settings come from; the defaults are those of the process. */
+export interface LookupContext {
+  /** Stack config (`wsbridge:*` keys). The program passes `pulumi.runtime.getConfig`. */
+  config?: ConfigSource;
+  /** Environment variables; default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** {@link LookupContext} plus the page size of the list requests (1–100, default 100; tests page with less). */
+export interface ListLookupContext extends LookupContext {
+  pageSize?: number;
+}
+
+// ---- argument schemas -------------------------------------------------------------------------
+
+const NAME = /^[A-Za-z0-9_-]+$/;
+const NAME_RULE = "must contain only letters, digits, '-' and '_' (and not be empty)";
+/** The spec's characters of tag-binding keys and values. */
+const TAG_CHARS = /^[A-Za-z0-9_.=+\-@:]+$/;
+
+const text = () => z.string({ error: "must be a string" });
+const organization = text().regex(NAME, NAME_RULE);
+const workspaceName = text().regex(NAME, NAME_RULE).max(260, "must be at most 260 characters");
+const workspaceId = text().regex(/^ws-[A-Za-z0-9]+$/, "must be 'ws-' followed by letters and digits");
+// The API joins a tag list with commas, so a comma would silently split one tag into two.
+const flatTag = text().refine((t) => t.trim() !== "" && !t.includes(","), "must be a non-empty tag name without commas");
+const flatTags = z.array(flatTag, { error: "must be an array of strings" });
+
+export const getWorkspaceArgsSchema = z
+  .strictObject({ organization: organization.optional(), name: workspaceName.optional(), id: workspaceId.optional() }, {
+    error: (issue) => (issue.code === "invalid_type" ? "must be an object" : undefined),
+  })
+  .superRefine((a, ctx) => {
+    if (a.id === undefined && a.name === undefined) {
+      ctx.addIssue({ code: "custom", path: ["id"], message: "or name is required (give exactly one of them)" });
+    } else if (a.id !== undefined && a.name !== undefined) {
+      ctx.addIssue({ code: "custom", path: ["id"], message: "and name must not both be given (give exactly one of them)" });
+    }
+  });
+
+export const listWorkspacesArgsSchema = z.strictObject({
+  organization: organization.optional(),
+  search: text().min(1, "must not be empty").optional(),
+  // Workspace names hold only these characters, so anything else could never match.
+  wildcardName: text().regex(/^[A-Za-z0-9_*-]+$/, "must contain only letters, digits, '-', '_' and '*' (and not be empty)").optional(),
+  tags: flatTags.optional(),
+  excludeTags: flatTags.optional(),
+  projectId: text().regex(/^prj-[A-Za-z0-9]+$/, "must be 'prj-' followed by letters and digits").optional(),
+  tagged: z.record(text(), text(), { error: "must be an object of key → value strings" }).superRefine((tagged, ctx) => {
+    for (const [key, value] of Object.entries(tagged)) {
+      if (key === "" || key.length > 128 || !TAG_CHARS.test(key)) {
+        ctx.addIssue({ code: "custom", path: [], message: `key ${JSON.stringify(key)} must be 1 to 128 letters, digits or _ . = + - @ :` });
+      }
+      if (value !== "" && (value.length > 256 || !TAG_CHARS.test(value))) {
+        ctx.addIssue({ code: "custom", path: [key], message: 'must be "" (any value) or up to 256 letters, digits or _ . = + - @ :' });
+      }
+    }
+  }).optional(),
+}, { error: (issue) => (issue.code === "invalid_type" ? "must be an object" : undefined) });
+
+// Fail to compile if the documented argument types and the schemas ever describe different shapes.
+export type GetWorkspaceArgsAgree = Assert<Equals<z.input<typeof getWorkspaceArgsSchema>, GetWorkspaceArgs>>;
+export type ListWorkspacesArgsAgree = Assert<Equals<z.input<typeof listWorkspacesArgsSchema>, ListWorkspacesArgs>>;
+
+/** Bad lookup arguments, each named with the rule it breaks. Thrown before any request is sent. */
+export class InvalidLookupArgumentsError extends WsbridgeError {
+  readonly failures: readonly { property: string; reason: string }[];
+
+  constructor(lookup: string, failures: { property: string; reason: string }[]) {
+    super(ErrorCodes.invalidOptions, `${lookup}: invalid arguments: ${failures.map((f) => `${f.property} ${f.reason}`).join("; ")}`);
+    this.failures = failures;
+  }
+}
+
+function parseArgs<S extends z.ZodType>(lookup: string, schema: S, args: unknown): z.output<S> {
+  const result = schema.safeParse(args);
+  if (result.success) return result.data;
+  const failures = result.error.issues.flatMap((issue) => {
+    if (issue.code === "unrecognized_keys") {
+      return issue.keys.map((key) => ({ property: propertyPath([...issue.path, key]), reason: `is not an argument of ${lookup}` }));
+    }
+    return [{ property: propertyPath(issue.path) || "arguments", reason: issue.message }];
+  });
+  throw new InvalidLookupArgumentsError(lookup, failures);
+}
+
+// ---- settings -----------------------------------------------------------------------------------
+
+interface Resolved {
+  client: WsbridgeClient;
+  /** The default organization (stack config, then WSBRIDGE_ORGANIZATION, then TFE_ORGANIZATION). */
+  organization: string | undefined;
+}
+
+/** The provider's settings precedence, from the given config source; a setting that cannot work fails here. */
+function resolve(context: LookupContext | undefined): Resolved {
+  const settings = resolveSettingsFrom(context?.config, context?.env ?? process.env);
+  const problem = settingsProblem(settings);
+  if (problem !== undefined) throw new Error(problem);
+  return { client: sharedClientFor(settings), organization: settings.organization };
+}
+
+/** The organization given, else the default; checked like an argument (no request without one). */
+function organizationFor(lookup: string, given: string | undefined, fallback: string | undefined): string {
+  const value = given ?? fallback;
+  if (value === undefined) {
+    throw new InvalidLookupArgumentsError(lookup, [{
+      property: "organization",
+      reason: "is required: give it, or set the `wsbridge:organization` stack config (or WSBRIDGE_ORGANIZATION / TFE_ORGANIZATION)",
+    }]);
+  }
+  if (given === undefined && !NAME.test(value)) {
+    throw new InvalidLookupArgumentsError(lookup, [{
+      property: "organization",
+      reason: `${NAME_RULE}; the default from wsbridge:organization (or WSBRIDGE_ORGANIZATION / TFE_ORGANIZATION) is "${value}"`,
+    }]);
+  }
+  return value;
+}
+
+// ---- lookups ------------------------------------------------------------------------------------
+
+/** A3 (organization and name) or A4 (id). */
+export async function getWorkspace(args: GetWorkspaceArgs, context?: LookupContext): Promise<WorkspaceLookupResult> {
+  const lookup = "getWorkspace";
+  const a = parseArgs(lookup, getWorkspaceArgsSchema, args);
+  const { client, organization: fallback } = resolve(context);
+  if (a.id !== undefined) {
+    const workspace = await readOrExplain(client, `Workspace "${a.id}"`, () => client.readWorkspace(a.id ?? ""));
+    // An organization given with an id is a claim about the workspace: check it rather than ignore it.
+    if (a.organization !== undefined && workspace.organization !== a.organization) {
+      throw new Error(`Workspace "${a.id}" belongs to organization "${workspace.organization}", not "${a.organization}"`);
+    }
+    return toLookupResult(workspace, client.address);
+  }
+  const org = organizationFor(lookup, a.organization, fallback);
+  const name = a.name ?? "";
+  return toLookupResult(await readOrExplain(client, `Workspace "${org}/${name}"`, () => client.readWorkspaceByName(org, name)), client.address);
+}
+
+/** A2, every page. */
+export async function listWorkspaces(args: ListWorkspacesArgs, context?: ListLookupContext): Promise<WorkspaceLookupResult[]> {
+  const lookup = "listWorkspaces";
+  const a = parseArgs(lookup, listWorkspacesArgsSchema, args ?? {});
+  const { client, organization: fallback } = resolve(context);
+  const org = organizationFor(lookup, a.organization, fallback);
+  const options: WorkspaceListOptions = {
+    ...(a.search !== undefined && { search: a.search }),
+    ...(a.wildcardName !== undefined && { wildcardName: a.wildcardName }),
+    ...(a.tags !== undefined && a.tags.length > 0 && { tags: a.tags }),
+    ...(a.excludeTags !== undefined && a.excludeTags.length > 0 && { excludeTags: a.excludeTags }),
+    ...(a.projectId !== undefined && { projectId: a.projectId }),
+    ...(a.tagged !== undefined && Object.keys(a.tagged).length > 0 && { tagged: taggedFilters(a.tagged) }),
+    ...(context?.pageSize !== undefined && { pageSize: context.pageSize }),
+  };
+  const results: WorkspaceLookupResult[] = [];
+  try {
+    for await (const workspace of client.listWorkspaces(org, options)) results.push(toLookupResult(workspace, client.address));
+  } catch (error) {
+    if (!(error instanceof NotFoundError)) throw error;
+    await assertServesTheApi(client);
+    throw new Error(
+      `Organization "${org}" was not found, or the token may not list its workspaces (the API answers 404 for both)`,
+      { cause: error },
+    );
+  }
+  return results;
+}
+
+/** `""` means "any value": the filter then names only the key. */
+function taggedFilters(tagged: Record<string, string>): TagBindingInput[] {
+  return Object.entries(tagged).map(([key, value]) => (value === "" ? { key } : { key, value }));
+}
+
+async function readOrExplain(client: WsbridgeClient, what: string, read: () => Promise<Workspace>): Promise<Workspace> {
+  try {
+    return await read();
+  } catch (error) {
+    if (!(error instanceof NotFoundError)) throw error;
+    await assertServesTheApi(client);
+    throw new Error(
+      `${what} was not found: it does not exist, or the token may not see it (the API answers 404 for both; ` +
+        "check the name or id, the organization, and the token's permissions)",
+      { cause: error },
+    );
+  }
+}
+
+
+// ---- mapping ------------------------------------------------------------------------------------
+
+function toLookupResult(w: Workspace, address: string): WorkspaceLookupResult {
+  return {
+    id: w.id,
+    name: w.name,
+    organization: w.organization,
+    description: w.description,
+    executionMode: w.executionMode,
+    engineVersion: w.engineVersion,
+    projectId: w.projectId,
+    agentPoolId: w.agentPoolId,
+    sshKeyId: w.sshKeyId,
+    autoApply: w.autoApply,
+    globalRemoteState: w.globalRemoteState,
+    workingDirectory: w.workingDirectory === "" ? null : w.workingDirectory,
+    tagNames: [...w.tagNames],
+    locked: w.locked,
+    resourceCount: w.resourceCount,
+    vcsRepo: vcsRepoOf(w),
+    createdAt: w.createdAt,
+    updatedAt: w.updatedAt,
+    htmlUrl: htmlUrlOf(w, address),
+    // The client's address keeps a base path (`https://host/tfe`), which `new URL("/api/…", address)` would drop.
+    apiUrl: `${address}/api/v2/workspaces/${encodeURIComponent(w.id)}`,
+  };
+}
+
+function vcsRepoOf(w: Workspace): WorkspaceLookupVcsRepo | null {
+  if (w.vcsRepo === null) return null;
+  const branch = w.vcsRepo.branch;
+  // "" and absent both mean the repository's default branch (spec, VCS repository sub-object).
+  return { identifier: w.vcsRepo.identifier ?? w.vcsRepoIdentifier, branch: branch === null || branch === "" ? null : branch };
+}
+
+/** As the Workspace resource's htmlUrl: the server's `self-html` made absolute against the address, or
+ * built from organization and name if a server omits it. */
+function htmlUrlOf(w: Workspace, address: string): string {
+  const link = w.htmlUrl ?? `/app/${encodeURIComponent(w.organization)}/workspaces/${encodeURIComponent(w.name)}`;
+  return new URL(link, address).toString();
+}
