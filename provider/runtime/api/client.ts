@@ -58,8 +58,8 @@ export class WsbridgeClient {
 
   /** A1. Never repeated once sent: an unknown outcome throws OutcomeUnknownError; resolve it with
    * readWorkspaceByName. */
-  createWorkspace(organization: string, options: WorkspaceCreateOptions): Promise<Workspace> {
-    return workspaces.createWorkspace(this.core, organization, options);
+  createWorkspace(organization: string, options: WorkspaceCreateOptions, read?: WorkspaceReadOptions): Promise<Workspace> {
+    return workspaces.createWorkspace(this.core, organization, options, read);
   }
 
   /** A2. Every workspace of the organization, all pages. */
@@ -78,8 +78,8 @@ export class WsbridgeClient {
   }
 
   /** A5. */
-  updateWorkspace(workspaceId: string, options: WorkspaceUpdateOptions): Promise<Workspace> {
-    return workspaces.updateWorkspace(this.core, workspaceId, options);
+  updateWorkspace(workspaceId: string, options: WorkspaceUpdateOptions, read?: WorkspaceReadOptions): Promise<Workspace> {
+    return workspaces.updateWorkspace(this.core, workspaceId, options, read);
   }
 
   /** A6. */

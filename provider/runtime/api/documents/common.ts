@@ -60,16 +60,24 @@ export const includedResource = z.object({
   id: z.string(),
   type: z.string(),
   attributes: z.record(z.string(), z.unknown()).optional(),
+  // Kept for the types that carry meaning there (an effective tag binding's `inherited-from`).
+  links: z.record(z.string(), z.unknown()).nullable().optional(),
+  relationships: z.record(z.string(), z.unknown()).optional(),
 });
 
 export interface IncludedResource {
   id: string;
   type: string;
   attributes: Record<string, unknown>;
+  links?: Record<string, unknown>;
+  relationships?: Record<string, unknown>;
 }
 
 export function toIncluded(items: z.output<typeof includedResource>[] | undefined): IncludedResource[] | undefined {
-  return items?.map((i) => ({ id: i.id, type: i.type, attributes: i.attributes ?? {} }));
+  return items?.map((i) => ({
+    id: i.id, type: i.type, attributes: i.attributes ?? {},
+    ...(i.links ? { links: i.links } : {}), ...(i.relationships ? { relationships: i.relationships } : {}),
+  }));
 }
 
 /** Dotted path of a zod issue: `data.attributes.locked`, `data[3].id`. */

@@ -8,6 +8,7 @@
  */
 import { z } from "zod";
 import { InvalidOptionsError } from "../errors";
+import type { EffectiveTagBinding } from "./tag-bindings";
 import {
   bodyId, camelCase, includedResource, paginatedDocument, requestDocument, toIncluded, toManyRelationship, toOneRelationship,
   type IncludedResource, type RequestDocument,
@@ -247,6 +248,8 @@ export interface Workspace {
   htmlUrl: string | null;
   /** Related resources requested with `include`. */
   included?: IncludedResource[];
+  /** Direct and project-inherited key-value tags, when the read asked for `include=effective_tag_bindings`. */
+  effectiveTagBindings?: EffectiveTagBinding[];
 }
 
 const orNull = <T>(value: T | null | undefined): T | null => (value === undefined ? null : value);

@@ -5,6 +5,7 @@ import {
   listQuery, toWorkspace, validateCreateOptions, validateUpdateOptions, workspaceCreateBody, workspaceDocument, workspaceUpdateBody,
   workspaceListDocument, type Workspace, type WorkspaceCreateOptions, type WorkspaceListOptions, type WorkspaceUpdateOptions,
 } from "../documents/workspaces";
+import { effectiveTagBindingResource, toEffectiveTagBinding } from "../documents/tag-bindings";
 import { nextPageOf, pageSize, paginate } from "../paginate";
 import { seg, type Requester } from "../requester";
 import { requireId } from "./common";
@@ -20,15 +21,28 @@ const byName = (organization: string, name: string) =>
   `/api/v2/organizations/${seg(organization)}/workspaces/${seg(name)}`;
 const includeQuery = (o: WorkspaceReadOptions | undefined) => ({ include: o?.include?.join(",") });
 
+/** The workspace of a single-workspace document, with the effective tag bindings it included (if asked). */
+function workspaceOf(doc: { data: Parameters<typeof toWorkspace>[0]; included?: Parameters<typeof toWorkspace>[1] }): Workspace {
+  const ws = toWorkspace(doc.data, doc.included);
+  if (doc.included !== undefined && ws.included !== undefined) {
+    const bindings = ws.included.filter((i) => i.type === "effective-tag-bindings");
+    // An answer that honoured the include carries `included` (possibly empty); one that ignored it does not.
+    ws.effectiveTagBindings = bindings.map((b) => toEffectiveTagBinding(effectiveTagBindingResource.parse(b)));
+  }
+  return ws;
+}
+
 /** A1. Never repeated once sent: a lost connection throws OutcomeUnknownError (read by name to resolve). */
-export async function createWorkspace(core: Requester, organization: string, options: WorkspaceCreateOptions): Promise<Workspace> {
+export async function createWorkspace(
+  core: Requester, organization: string, options: WorkspaceCreateOptions, read?: WorkspaceReadOptions,
+): Promise<Workspace> {
   requireId("createWorkspace", "organization", organization);
   validateCreateOptions(options);
   const res = await core.request({
     method: "POST", path: `/api/v2/organizations/${seg(organization)}/workspaces`, body: workspaceCreateBody(options),
+    query: includeQuery(read),
   });
-  const doc = core.parse(workspaceDocument, res);
-  return toWorkspace(doc.data, doc.included);
+  return workspaceOf(core.parse(workspaceDocument, res));
 }
 
 /** A2. Reads every page. */
@@ -51,24 +65,26 @@ export async function readWorkspaceByName(core: Requester, organization: string,
   requireId("readWorkspaceByName", "organization", organization);
   requireId("readWorkspaceByName", "name", name);
   const res = await core.request({ method: "GET", path: byName(organization, name), query: includeQuery(options) });
-  const doc = core.parse(workspaceDocument, res);
-  return toWorkspace(doc.data, doc.included);
+  return workspaceOf(core.parse(workspaceDocument, res));
 }
 
 /** A4. */
 export async function readWorkspace(core: Requester, workspaceId: string, options?: WorkspaceReadOptions): Promise<Workspace> {
   requireId("readWorkspace", "workspaceId", workspaceId);
   const res = await core.request({ method: "GET", path: byId(workspaceId), query: includeQuery(options) });
-  const doc = core.parse(workspaceDocument, res);
-  return toWorkspace(doc.data, doc.included);
+  return workspaceOf(core.parse(workspaceDocument, res));
 }
 
 /** A5. Setting values is idempotent, so a lost connection or 5xx is retried. */
-export async function updateWorkspace(core: Requester, workspaceId: string, options: WorkspaceUpdateOptions): Promise<Workspace> {
+export async function updateWorkspace(
+  core: Requester, workspaceId: string, options: WorkspaceUpdateOptions, read?: WorkspaceReadOptions,
+): Promise<Workspace> {
   requireId("updateWorkspace", "workspaceId", workspaceId);
   validateUpdateOptions("updateWorkspace", options);
-  const res = await core.request({ method: "PATCH", path: byId(workspaceId), body: workspaceUpdateBody(options), idempotent: true });
-  return toWorkspace(core.parse(workspaceDocument, res).data);
+  const res = await core.request({
+    method: "PATCH", path: byId(workspaceId), body: workspaceUpdateBody(options), idempotent: true, query: includeQuery(read),
+  });
+  return workspaceOf(core.parse(workspaceDocument, res));
 }
 
 /** A6. Idempotent unless it renames: after a rename the old name no longer resolves. */
