@@ -8,8 +8,38 @@ const TJS = require("typescript-json-schema");
 
 const root = path.resolve(__dirname, "..");
 
-/** Each resource kind and the interface its Args come from. */
-const KINDS = [{ kind: "Workspace", file: "provider/schemas/workspace.ts", symbol: "WorkspaceInputs" }];
+/** Each resource kind, the interface its Args come from, and its zod schema (same file). */
+const KINDS = [{ kind: "Workspace", file: "provider/schemas/workspace.ts", symbol: "WorkspaceInputs", zod: "workspaceInputsSchema" }];
+
+/** Element rules typescript-json-schema cannot carry from JSDoc (it drops them on array items and map values). */
+const ELEMENT_RULES = ["pattern", "minLength", "maxLength"];
+const ELEMENT_HOLDERS = ["items", "additionalProperties"];
+
+/**
+ * Copies the rules of array elements and map values from the zod schema (the source of the runtime
+ * checks) into the generated schema, where TJS leaves only their type. Recurses into nested objects.
+ */
+function addElementRules(target, fromZod) {
+  if (!target || !fromZod || typeof target !== "object" || typeof fromZod !== "object") return;
+  // Map keys: TJS has no way to state them at all.
+  if (fromZod.propertyNames !== undefined && target.additionalProperties && target.propertyNames === undefined) {
+    target.propertyNames = fromZod.propertyNames;
+  }
+  for (const holder of ELEMENT_HOLDERS) {
+    const t = target[holder];
+    const z = fromZod[holder];
+    if (!t || !z || typeof t !== "object" || typeof z !== "object") continue;
+    for (const rule of ELEMENT_RULES) if (z[rule] !== undefined && t[rule] === undefined) t[rule] = z[rule];
+    addElementRules(t, z);
+  }
+  for (const [key, value] of Object.entries(target.properties ?? {})) addElementRules(value, fromZod.properties?.[key]);
+}
+
+function zodJsonSchema(file, exportName) {
+  require("./lib/register-ts");
+  const { z } = require("zod");
+  return z.toJSONSchema(require(path.join(root, file))[exportName], { io: "input" });
+}
 
 /** @returns {Map<string, string>} schema file path (relative to the repo) → JSON text */
 function generateSchemas() {
@@ -21,8 +51,9 @@ function generateSchemas() {
   const generator = TJS.buildGenerator(program, { required: true, noExtraProps: true, strictNullChecks: true, ref: false });
   if (!generator) throw new Error("typescript-json-schema could not build a generator (type errors above?)");
   const out = new Map();
-  for (const { kind, symbol } of KINDS) {
+  for (const { kind, symbol, file, zod } of KINDS) {
     const schema = generator.getSchemaForSymbol(symbol);
+    addElementRules(schema, zodJsonSchema(file, zod));
     schema.$id = `urn:pulumi-wsbridge:schema:${kind}`;
     schema.title = `${kind} arguments`;
     out.set(`schema/${kind}.json`, JSON.stringify(schema, null, 2) + "\n");

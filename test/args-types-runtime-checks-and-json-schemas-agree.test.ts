@@ -14,7 +14,7 @@ type JsonSchema = {
   type?: string;
   properties?: Record<string, JsonSchema>;
   required?: string[];
-  additionalProperties?: boolean;
+  additionalProperties?: boolean | JsonSchema;
   pattern?: string;
   minLength?: number;
   maxLength?: number;
@@ -27,8 +27,16 @@ type JsonSchema = {
 /** The rules both generators express, without prose (descriptions) or bookkeeping ($schema, $id). */
 function rules(schema: JsonSchema): JsonSchema {
   const out: JsonSchema = {};
-  for (const key of ["type", "required", "additionalProperties", "pattern", "minLength", "maxLength", "minimum", "maximum", "enum"] as const) {
-    if (schema[key] !== undefined) (out as Record<string, unknown>)[key] = key === "required" ? [...(schema.required ?? [])].sort() : schema[key];
+  for (const key of ["type", "minLength", "maxLength", "minimum", "maximum"] as const) {
+    if (schema[key] !== undefined) (out as Record<string, unknown>)[key] = schema[key];
+  }
+  // Sets: their order carries no meaning.
+  if (schema.required !== undefined) out.required = [...schema.required].sort();
+  if (schema.enum !== undefined) out.enum = [...schema.enum].map(String).sort();
+  // A RegExp's source escapes "/" (zod writes `\/`); both spell the same pattern.
+  if (schema.pattern !== undefined) out.pattern = schema.pattern.replace(/\\\//g, "/");
+  if (schema.additionalProperties !== undefined) {
+    out.additionalProperties = typeof schema.additionalProperties === "boolean" ? schema.additionalProperties : rules(schema.additionalProperties);
   }
   if (schema.items) out.items = rules(schema.items);
   if (schema.properties) {

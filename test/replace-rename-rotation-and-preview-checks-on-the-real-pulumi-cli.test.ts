@@ -168,6 +168,26 @@ test("moving a workspace to another organization replaces it, deleting the old o
   }
 }, 10 * 60 * 1000);
 
+test("a move to an organization that does not exist fails at preview, before anything is deleted", async () => {
+  const declared: Declared[] = [{ resource: "net", name: "staying-ws" }];
+  const h = await stackWith("wsbridge-move-nowhere", declared);
+  try {
+    await h.stack.up();
+    const before = await workspacesNamed(emulator.organization, "staying-ws");
+    declared[0] = { resource: "net", name: "staying-ws", organization: "no-such-org" };
+    emulator.clearRequests();
+    const message = await failureOf(h.stack.preview());
+    expect(message).toContain('cannot move to organization "no-such-org": it does not exist');
+    expect(emulator.requests().filter((r) => r.method !== "GET")).toEqual([]);
+    expect(await failureOf(h.stack.up())).toContain("Nothing was changed");
+    expect(await workspacesNamed(emulator.organization, "staying-ws")).toEqual(before);
+  } finally {
+    declared[0] = { resource: "net", name: "staying-ws" };
+    await h.stack.destroy().catch(() => undefined);
+    await h.dispose();
+  }
+}, 10 * 60 * 1000);
+
 test("after the address changes, refresh and destroy say what to run; with --run-program they use the new one", async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "wsbridge-moved-"));
   const stateFile = path.join(dir, "emulator.json");

@@ -127,7 +127,13 @@ describe("diff", () => {
   });
 
   test("ignores a description the program does not declare", async () => {
-    expect((await workspace.diff("ws-1", olds, { name: "alpha", organization: "example-org" })).changes).toBe(false);
+    const undeclared = { ...olds, __declaredInputs: [] };
+    expect((await workspace.diff("ws-1", undeclared, { name: "alpha", organization: "example-org" })).changes).toBe(false);
+  });
+
+  test("records a description the program stopped declaring (an update that sends nothing)", async () => {
+    const declared = { ...olds, __declaredInputs: ["description"] };
+    expect((await workspace.diff("ws-1", declared, { name: "alpha", organization: "example-org" })).changes).toBe(true);
   });
 
   test("treats an empty description and none as the same", async () => {
@@ -140,9 +146,20 @@ describe("diff", () => {
       .toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
   });
 
-  test("replaces for a new organization", async () => {
+  test("replaces for a new organization, after checking with a read that it can take the workspace", async () => {
+    await configureFor({ "wsbridge:address": emulator.url, "wsbridge:token": emulator.token });
+    const made = await fetch(`${emulator.url}/api/v2/organizations`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${emulator.token}`, "content-type": "application/vnd.api+json" },
+      body: JSON.stringify({ data: { type: "organizations", attributes: { name: "other-org", email: "ops@example.com" } } }),
+    });
+    expect(made.status).toBe(201);
+    emulator.clearRequests();
     expect(await workspace.diff("ws-1", olds, { name: "alpha", organization: "other-org" }))
       .toEqual({ changes: true, replaces: ["organization"], deleteBeforeReplace: false });
+    expect(emulator.requests().map((r) => r.method)).toEqual(["GET"]);
+    await expect(workspace.diff("ws-1", olds, { name: "alpha", organization: "no-such-org" }))
+      .rejects.toThrow('cannot move to organization "no-such-org": it does not exist');
   });
 
   test("reports a change when a value is unknown during preview", async () => {
@@ -151,7 +168,7 @@ describe("diff", () => {
 
   test("ignores a changed serialized provider", async () => {
     const before = { ...olds, __provider: "old text" };
-    expect((await workspace.diff("ws-1", before, { name: "alpha", organization: "example-org", __provider: "new text" })).changes).toBe(false);
+    expect((await workspace.diff("ws-1", before, { name: "alpha", organization: "example-org", description: "one", __provider: "new text" })).changes).toBe(false);
   });
 });
 
@@ -313,12 +330,12 @@ describe("create, read, update and delete", () => {
     expect((await rawGet(`/organizations/${emulator.organization}/workspaces/${renamed}`)).status).toBe(200);
   });
 
-  test("update of forceDelete alone makes no mutating call", async () => {
+  test("update of forceDelete alone makes no request at all", async () => {
     const created = await workspace.create({ name: uniqueName("flag"), organization: emulator.organization });
     emulator.clearRequests();
     const updated = await workspace.update(created.id, created.outs, { name: created.outs.name, organization: emulator.organization, forceDelete: true });
     expect(updated.outs.forceDelete).toBe(true);
-    expect(emulator.requests().map((r) => r.method)).toEqual(["GET"]);
+    expect(emulator.requests().map((r) => r.method)).toEqual([]);
   });
 
   test("delete uses safe delete by default and is idempotent", async () => {

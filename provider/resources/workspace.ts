@@ -1,52 +1,136 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { WorkspaceInputs } from "../schemas/workspace";
+import type { EffectiveTagBindingOutput, VcsRepoOutput } from "../runtime/kinds/workspace";
+import { resolveAddress } from "../runtime/address";
 import { workspaceProvider } from "../shims";
 import { claimUniqueName, ownerMarker, warnIfTokenInPlaintext } from "./program-checks";
 
 /** Arguments of a {@link Workspace}; every field may be a Pulumi `Input`. See {@link WorkspaceInputs}. */
 export type WorkspaceArgs = { [K in keyof WorkspaceInputs]: pulumi.Input<WorkspaceInputs[K]> };
 
+/** Every output that is not also an input; each must be registered (as undefined) to appear on the resource. */
+const OUTPUT_ONLY = [
+  "workspaceId", "autoDestroyStatus", "inheritsProjectAutoDestroy", "structuredRunOutputEnabled", "source", "environment",
+  "vcsRepoIdentifier", "oauthClientName", "sshKeyId", "currentRunId", "currentStateVersionId", "currentConfigurationVersionId",
+  "effectiveTagBindings", "permissions", "isDestroyable", "locked", "lockedReason", "lockedBy", "resourceCount",
+  "createdAt", "updatedAt", "latestChangeAt", "lastAssessmentResultAt", "applyDurationAverage", "planDurationAverage",
+  "policyCheckFailures", "runFailures", "workspaceKpisRunsCount", "htmlUrl", "apiUrl",
+] as const;
+
+/** Every input, so that the outputs of the same name exist even when the program leaves the input out. */
+const INPUTS: readonly (keyof WorkspaceInputs)[] = [
+  "name", "organization", "description", "executionMode", "agentPoolId", "operations", "settingOverwrites",
+  "allowDestroyPlan", "assessmentsEnabled", "autoApply", "autoApplyRunTrigger", "autoDestroyAt",
+  "autoDestroyActivityDuration", "fileTriggersEnabled", "triggerPatterns", "triggerPrefixes", "globalRemoteState",
+  "queueAllRuns", "speculativeEnabled", "engineVersion", "workingDirectory", "sourceName", "sourceUrl", "vcsRepo",
+  "projectId", "tagBindings", "tagNames", "forceDelete", "adoptExisting",
+];
+
 /**
- * A workspace of the Workspace Management API. Destroy uses safe delete unless `forceDelete` is set,
- * so a workspace that still manages resources is never removed by accident.
+ * A workspace of the Workspace Management API, with every setting the API lets a client write.
+ *
+ * - Only declared properties are managed: leave one out and the provider neither sends nor compares it.
+ * - Renaming updates in place; changing `organization` replaces the workspace (deleting first, since
+ *   names are unique: see the README on replacement).
+ * - Destroy uses safe delete unless `forceDelete` is set, so a workspace that still manages resources
+ *   is never removed by accident.
+ * - `adoptExisting: true` takes over a workspace that already exists under the declared name.
+ *
+ * Outputs that an update cannot change (`workspaceId`, `apiUrl`, `htmlUrl`, `name`, `organization`) stay
+ * known during `pulumi preview`, so resources that use them preview exactly.
  *
  * @example
- * const ws = new Workspace("networking", { name: "networking-prod", description: "VPCs and peering" });
+ * const ws = new Workspace("networking", { name: "networking-prod", description: "VPCs and peering", autoApply: true });
  */
 export class Workspace extends pulumi.dynamic.Resource {
+  /** The workspace's id (`ws-…`), the same as the resource's `id`. Known during preview. */
+  declare readonly workspaceId: pulumi.Output<string>;
   /** The workspace's name. */
   declare readonly name: pulumi.Output<string>;
   /** The organization that owns the workspace. */
   declare readonly organization: pulumi.Output<string>;
-  /** The workspace's description, as the server holds it (absent when it has none). */
-  declare readonly description: pulumi.Output<string | undefined>;
-  /** Whether destroy force-deletes the workspace. */
-  declare readonly forceDelete: pulumi.Output<boolean>;
-  /** The workspace's id (`ws-…`), the same as the resource's `id`. */
-  declare readonly workspaceId: pulumi.Output<string>;
-  /** `remote`, `local` or `agent`. */
+  /** The description (`""` when none). */
+  declare readonly description: pulumi.Output<string>;
+  /** `remote`, `local` or `agent`: the workspace's own or the one it inherits. */
   declare readonly executionMode: pulumi.Output<string>;
-  /** The engine version or version constraint the workspace uses. */
+  /** The agent pool that runs its plans, or null. */
+  declare readonly agentPoolId: pulumi.Output<string | null>;
+  /** The deprecated `operations` flag as the server reports it. */
+  declare readonly operations: pulumi.Output<boolean | null>;
+  /** Which inherited settings the workspace overwrites. */
+  declare readonly settingOverwrites: pulumi.Output<{ executionMode: boolean; agentPool: boolean }>;
+  declare readonly allowDestroyPlan: pulumi.Output<boolean>;
+  /** Null where the edition has no assessments (self-managed). */
+  declare readonly assessmentsEnabled: pulumi.Output<boolean | null>;
+  declare readonly autoApply: pulumi.Output<boolean>;
+  declare readonly autoApplyRunTrigger: pulumi.Output<boolean>;
+  declare readonly autoDestroyAt: pulumi.Output<string | null>;
+  /** The workspace's own, or its project's while it inherits it. */
+  declare readonly autoDestroyActivityDuration: pulumi.Output<string | null>;
+  declare readonly autoDestroyStatus: pulumi.Output<string | null>;
+  declare readonly inheritsProjectAutoDestroy: pulumi.Output<boolean | string | null>;
+  declare readonly fileTriggersEnabled: pulumi.Output<boolean>;
+  declare readonly triggerPatterns: pulumi.Output<string[]>;
+  declare readonly triggerPrefixes: pulumi.Output<string[]>;
+  declare readonly globalRemoteState: pulumi.Output<boolean>;
+  declare readonly queueAllRuns: pulumi.Output<boolean>;
+  declare readonly speculativeEnabled: pulumi.Output<boolean>;
+  declare readonly structuredRunOutputEnabled: pulumi.Output<boolean | null>;
   declare readonly engineVersion: pulumi.Output<string | null>;
-  /** Whether the workspace is locked. */
+  /** `""` for the repository root. */
+  declare readonly workingDirectory: pulumi.Output<string>;
+  /** "Created via …". */
+  declare readonly sourceName: pulumi.Output<string | null>;
+  /** The creating client's URL, without the provider's ownership marker. */
+  declare readonly sourceUrl: pulumi.Output<string | null>;
+  declare readonly source: pulumi.Output<string | null>;
+  declare readonly environment: pulumi.Output<string | null>;
+  /** The repository with the server's details (`webhookUrl`, `repositoryHttpUrl`, …), or null. */
+  declare readonly vcsRepo: pulumi.Output<VcsRepoOutput | null>;
+  declare readonly vcsRepoIdentifier: pulumi.Output<string | null>;
+  declare readonly oauthClientName: pulumi.Output<string | null>;
+  declare readonly projectId: pulumi.Output<string | null>;
+  declare readonly sshKeyId: pulumi.Output<string | null>;
+  declare readonly currentRunId: pulumi.Output<string | null>;
+  declare readonly currentStateVersionId: pulumi.Output<string | null>;
+  declare readonly currentConfigurationVersionId: pulumi.Output<string | null>;
+  /** Flat tags, sorted. */
+  declare readonly tagNames: pulumi.Output<string[]>;
+  /** Key-value tags bound directly to the workspace. */
+  declare readonly tagBindings: pulumi.Output<Record<string, string>>;
+  /** Direct and project-inherited key-value tags; `inheritedFrom` is the project id, or null for direct ones. */
+  declare readonly effectiveTagBindings: pulumi.Output<EffectiveTagBindingOutput[]>;
+  /** What the token may do on the workspace (`canUpdate`, `canForceDelete`, …). */
+  declare readonly permissions: pulumi.Output<Record<string, boolean>>;
+  /** `actions.is-destroyable`. */
+  declare readonly isDestroyable: pulumi.Output<boolean | null>;
   declare readonly locked: pulumi.Output<boolean>;
+  declare readonly lockedReason: pulumi.Output<string | null>;
+  /** Who holds the lock (`users`, `teams` or `runs`, and an id), or null. */
+  declare readonly lockedBy: pulumi.Output<{ type: string; id: string } | null>;
   /** How many resources the workspace's current state manages. */
   declare readonly resourceCount: pulumi.Output<number>;
-  /** The project the workspace belongs to. */
-  declare readonly projectId: pulumi.Output<string | null>;
-  /** When the workspace was created (ISO 8601, UTC). */
+  /** ISO 8601, UTC. */
   declare readonly createdAt: pulumi.Output<string>;
-  /** When the workspace was last updated (ISO 8601, UTC). */
   declare readonly updatedAt: pulumi.Output<string>;
-  /** The workspace's page in the service's UI. */
+  declare readonly latestChangeAt: pulumi.Output<string | null>;
+  declare readonly lastAssessmentResultAt: pulumi.Output<string | null>;
+  /** Milliseconds, over the last 30 runs that errored or applied. */
+  declare readonly applyDurationAverage: pulumi.Output<number | null>;
+  declare readonly planDurationAverage: pulumi.Output<number | null>;
+  declare readonly policyCheckFailures: pulumi.Output<number | null>;
+  declare readonly runFailures: pulumi.Output<number | null>;
+  declare readonly workspaceKpisRunsCount: pulumi.Output<number | null>;
+  /** The workspace's page in the service's UI. Known during preview. */
   declare readonly htmlUrl: pulumi.Output<string>;
+  /** The workspace's address in the API (`…/api/v2/workspaces/<id>`). Known during preview. */
+  declare readonly apiUrl: pulumi.Output<string>;
+  declare readonly forceDelete: pulumi.Output<boolean>;
+  declare readonly adoptExisting: pulumi.Output<boolean>;
 
   constructor(name: string, args: WorkspaceArgs, opts?: pulumi.CustomResourceOptions) {
-    // Outputs that are not inputs must be present (as undefined) to be registered on the resource.
-    const outputs = {
-      workspaceId: undefined, executionMode: undefined, engineVersion: undefined, locked: undefined,
-      resourceCount: undefined, projectId: undefined, createdAt: undefined, updatedAt: undefined, htmlUrl: undefined,
-    };
+    const registered: Record<string, unknown> = {};
+    for (const key of [...OUTPUT_ONLY, ...INPUTS]) registered[key] = undefined;
     warnIfTokenInPlaintext();
     const organization = args.organization ?? defaultOrganization();
     if (organization !== undefined) claimUniqueName("Workspace", [organization, args.name], name);
@@ -55,7 +139,23 @@ export class Workspace extends pulumi.dynamic.Resource {
     // Names are unique in an organization, so a replacement that keeps the name must delete first; the
     // provider cannot tell `up --replace` from a retried create (README, Workspace). Overridable.
     const options = { ...opts, deleteBeforeReplace: opts?.deleteBeforeReplace ?? true };
-    super(workspaceProvider, name, { ...outputs, description: undefined, forceDelete: undefined, organization: undefined, ...args, ...internal }, options, "wsbridge", "Workspace");
+    super(workspaceProvider, name, { ...registered, ...args, ...internal }, options, "wsbridge", "Workspace");
+
+    // During a preview the engine reports an updated resource's new inputs as its outputs and leaves
+    // every other output unknown; these cannot change in an update, so derive them from what stays
+    // known (the id and the inputs) and dependents preview exactly.
+    const address = resolveAddress(pulumi.runtime.getConfig("wsbridge:address"), process.env);
+    const known = this as unknown as Record<string, pulumi.Output<unknown>>;
+    // Each is built on `this.id`, so a consumer still depends on (and waits for) this resource.
+    const fromId = <T>(f: (id: string) => T) => this.id.apply(f);
+    known["workspaceId"] = this.id;
+    known["apiUrl"] = fromId((id) => new URL(`/api/v2/workspaces/${encodeURIComponent(id)}`, address).toString());
+    known["name"] = pulumi.all([this.id, args.name]).apply(([, ws]) => ws);
+    if (organization !== undefined) {
+      known["organization"] = pulumi.all([this.id, organization]).apply(([, org]) => org);
+      known["htmlUrl"] = pulumi.all([this.id, organization, args.name]).apply(([, org, ws]) =>
+        new URL(`/app/${encodeURIComponent(String(org))}/workspaces/${encodeURIComponent(ws)}`, address).toString());
+    }
   }
 }
 

@@ -72,6 +72,8 @@ export function validate<S extends z.ZodType>(schema: S, raw: Props, kind: strin
 }
 
 function reasonOf(issue: z.core.$ZodIssue, raw: Props): string {
+  // A map key that breaks a rule: the key's own issue says which rule.
+  if (issue.code === "invalid_key" && issue.issues.length > 0) return issue.issues[0]?.message ?? issue.message;
   // A missing required property reads better as "is required" than as a type complaint.
   if (issue.code === "invalid_type" && issue.path.length === 1) {
     const key = issue.path[0];

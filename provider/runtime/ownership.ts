@@ -17,16 +17,21 @@ export interface Owner {
 }
 
 const PAGE = "https://www.npmjs.com/package/pulumi-wsbridge";
-const PREFIX = `${PAGE}#owner=`;
+const FRAGMENT = "#owner=";
 
 export function ownerUrl(owner: Owner): string {
-  return PREFIX + [owner.project, owner.stack, owner.kind, owner.name].map(encodeURIComponent).join("/");
+  return PAGE + FRAGMENT + [owner.project, owner.stack, owner.kind, owner.name].map(encodeURIComponent).join("/");
 }
 
-/** The owner a `source-url` names, or undefined for anything this package did not write. */
+/**
+ * The owner a `source-url` names, or undefined for anything this package did not write. The marker
+ * is the `#owner=` fragment: on the package's page, or on a `sourceUrl` the program declared.
+ */
 export function parseOwnerUrl(url: string | null | undefined): Owner | undefined {
-  if (typeof url !== "string" || !url.startsWith(PREFIX)) return undefined;
-  const parts = url.slice(PREFIX.length).split("/");
+  if (typeof url !== "string" || !/^https?:\/\//.test(url)) return undefined;
+  const at = url.indexOf(FRAGMENT);
+  if (at < 0) return undefined;
+  const parts = url.slice(at + FRAGMENT.length).split("/");
   if (parts.length !== 4) return undefined;
   try {
     const [project, stack, kind, name] = parts.map(decodeURIComponent) as [string, string, string, string];
@@ -34,6 +39,17 @@ export function parseOwnerUrl(url: string | null | undefined): Owner | undefined
   } catch {
     return undefined;
   }
+}
+
+/** `#owner=…` of a marker, to put on another URL; undefined when there is no marker. */
+export function ownerFragmentOf(marker: string | undefined): string | undefined {
+  if (marker === undefined || parseOwnerUrl(marker) === undefined) return undefined;
+  return marker.slice(marker.indexOf(FRAGMENT));
+}
+
+/** A `source-url` as the program declared it: without the marker fragment. */
+export function withoutOwnerFragment(url: string): string {
+  return parseOwnerUrl(url) === undefined ? url : url.slice(0, url.indexOf(FRAGMENT));
 }
 
 export function sameOwner(a: Owner, b: Owner): boolean {

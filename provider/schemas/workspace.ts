@@ -1,54 +1,341 @@
 // The one source of a Workspace's inputs: the interface below carries the documentation (it becomes
 // the public Args type and, through typescript-json-schema, schema/Workspace.json); the zod schema
 // is the runtime check. A compile-time assertion keeps the two shapes identical, and
-// test/schema-sources-agree.test.ts proves the rules (patterns, types, required keys) agree too.
+// test/args-types-runtime-checks-and-json-schemas-agree.test.ts proves the per-property rules
+// (patterns, types, required keys) agree too. Rules that tie two properties together cannot be
+// written in JSON Schema; they live in `workspaceRules` below, applied by the same zod schema.
 import { z } from "zod";
 import type { Equals, Assert } from "./type-equality";
 
-/** What a {@link Workspace} manages. */
+/** Settings the workspace sets itself instead of inheriting its organization's (or project's) default. */
+export interface WorkspaceSettingOverwrites {
+  /** True: the workspace's own `executionMode` applies (then `executionMode` must be declared). False: it inherits. */
+  executionMode?: boolean;
+  /** True: the workspace's own `agentPoolId` applies. False: it inherits the default agent pool. */
+  agentPool?: boolean;
+}
+
+/** The version-control repository a workspace runs from. */
+export interface WorkspaceVcsRepo {
+  /**
+   * The repository: `:org/:repo`, or `:org/:project/_git/:repo` for Azure DevOps.
+   * @pattern ^[^/\s]+/([^/\s]+/_git/)?[^/\s]+$
+   */
+  identifier: string;
+  /**
+   * The OAuth token (`ot-…`) of the VCS connection. Required when the repository is first connected
+   * (at create, or when a workspace without a repository gets one). Never together with `githubAppInstallationId`.
+   * @minLength 1
+   */
+  oauthTokenId?: string;
+  /**
+   * A GitHub App installation (`ghain-…`) instead of an OAuth token. The service accepts it only on
+   * update, so it can switch an existing repository connection, not make the first one.
+   * @minLength 1
+   */
+  githubAppInstallationId?: string;
+  /** The branch runs use. Leave it out (or `""`) for the repository's default branch. */
+  branch?: string;
+  /** Whether submodules are fetched when cloning. Default false. */
+  ingressSubmodules?: boolean;
+  /**
+   * A regular expression: a pushed Git tag that matches it starts a run. Not with `fileTriggersEnabled: true`
+   * or with trigger patterns or prefixes.
+   */
+  tagsRegex?: string;
+}
+
+/**
+ * Key-value tags: tag key → value. Keys: 1–128 characters; values: up to 256 (`""` binds a key-only
+ * tag); both letters, digits and `_ . = + - @ :`; keys must not start with `hc:` or `hcp:`.
+ */
+export interface WorkspaceTagBindings {
+  [key: string]: TagValue;
+}
+
+/**
+ * A tag value: up to 256 letters, digits and `_ . = + - @ :`, or `""` for a key-only tag.
+ * @maxLength 256
+ * @pattern ^$|^[A-Za-z0-9_.=+\-@:]+$
+ */
+export type TagValue = string;
+
+/**
+ * A flat tag's name: letters, digits, `:`, `_`, `-`.
+ * @pattern ^[A-Za-z0-9:_-]+$
+ */
+export type FlatTagName = string;
+
+/**
+ * What a {@link Workspace} manages. Every optional property is managed only while it is declared:
+ * leave it out and the provider neither sends it nor reports drift on it (removing it from the
+ * program later stops managing it and changes nothing on the server, except `vcsRepo`, whose removal
+ * disconnects the repository).
+ */
 export interface WorkspaceInputs {
   /**
    * The workspace's name, unique in its organization: letters, digits, `-` and `_` only.
-   * Renaming updates the workspace in place (its URL in the API and UI changes). At most 260 characters.
+   * Renaming updates the workspace in place (the id stays; its URL in the API and UI changes). At most 260 characters.
    * @pattern ^[A-Za-z0-9_-]+$
    * @maxLength 260
    */
   name: string;
   /**
-   * Free-text description. Leave it out to not manage the description at all; set `""` to clear it.
-   */
-  description?: string;
-  /**
    * The organization that owns the workspace. Defaults to the `wsbridge:organization` stack config
    * (else `WSBRIDGE_ORGANIZATION` / `TFE_ORGANIZATION`). Changing it replaces the workspace.
-   * Letters, digits, `-` and `_`.
    * @pattern ^[A-Za-z0-9_-]+$
    */
   organization?: string;
+  /** Free-text description. `""` clears it. */
+  description?: string;
+  /**
+   * Where runs execute: `remote`, `local` (state storage only) or `agent` (needs `agentPoolId`).
+   * Never together with the deprecated `operations`. Server default: the organization's (or project's) default.
+   */
+  executionMode?: "remote" | "local" | "agent";
+  /**
+   * The agent pool (`apool-…`) of the workspace's organization that runs its plans. Required with
+   * `executionMode: "agent"`; refused with `remote`, `local` or `operations: true`.
+   * @minLength 1
+   */
+  agentPoolId?: string;
+  /**
+   * DEPRECATED by the service: use `executionMode` (`true` is `remote`, `false` is `local`).
+   * Accepted with a warning; never together with `executionMode`.
+   */
+  operations?: boolean;
+  /** Which inherited settings the workspace overwrites with its own values. */
+  settingOverwrites?: WorkspaceSettingOverwrites;
+  /** Whether destroy plans can be queued. Server default true. */
+  allowDestroyPlan?: boolean;
+  /**
+   * Health assessments (drift detection). Hosted edition only (refused at preview against the
+   * self-managed edition); the organization setting `assessments-enforced` may override it. Server default false.
+   */
+  assessmentsEnabled?: boolean;
+  /** Apply automatically after a successful plan, for runs started by VCS, UI or CLI. Server default false. */
+  autoApply?: boolean;
+  /** Apply automatically after a successful plan, for runs started by run triggers. Server default false. */
+  autoApplyRunTrigger?: boolean;
+  /**
+   * When the next scheduled destroy run happens: an ISO 8601 timestamp with a time zone,
+   * e.g. `2027-01-31T18:00:00Z`. Never together with `autoDestroyActivityDuration`.
+   * @pattern ^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$
+   */
+  autoDestroyAt?: string;
+  /**
+   * Destroy after this long without activity: 1 to 4 digits, greater than 0, then `d` (days) or `h` (hours), e.g. `14d`.
+   * Never together with `autoDestroyAt`.
+   * @pattern ^(?!0+[dh]$)\d{1,4}[dh]$
+   */
+  autoDestroyActivityDuration?: string;
+  /** Start runs only for changes to files under the trigger prefixes or patterns. Server default true. */
+  fileTriggersEnabled?: boolean;
+  /**
+   * Glob patterns of the files whose changes start runs, relative to the repository root.
+   * A set: order does not matter. Never non-empty together with `triggerPrefixes`.
+   */
+  triggerPatterns?: string[];
+  /**
+   * Path prefixes (besides the working directory) whose changes start runs, relative to the repository root.
+   * A set: order does not matter. Never non-empty together with `triggerPatterns`.
+   */
+  triggerPrefixes?: string[];
+  /** Let every workspace of the organization read this one's state (else only its remote state consumers). */
+  globalRemoteState?: boolean;
+  /** Queue runs right after creation, before the first manual run. Server default false. */
+  queueAllRuns?: boolean;
+  /** Automatic speculative plans (for example on pull requests). Server default true. */
+  speculativeEnabled?: boolean;
+  /**
+   * The engine version: an exact version (`1.9.5`) or a constraint (`~> 1.9.0`). Server default: the latest release.
+   * @minLength 1
+   */
+  engineVersion?: string;
+  /** The directory runs execute in, relative to the repository root. `""` means the root. */
+  workingDirectory?: string;
+  /**
+   * "Created via <sourceName>" in the service's UI. Set only when the workspace is created: changing it
+   * later fails at preview (it would otherwise need a new workspace). Default `pulumi-wsbridge`.
+   * @minLength 1
+   */
+  sourceName?: string;
+  /**
+   * An http(s) URL describing what created the workspace, without a `#fragment` (the provider adds its
+   * ownership marker there). Set only when the workspace is created, like `sourceName`.
+   * @pattern ^https?://[^#\s]+$
+   */
+  sourceUrl?: string;
+  /** The repository the workspace runs from. Removing it from the program disconnects the repository. */
+  vcsRepo?: WorkspaceVcsRepo;
+  /**
+   * The project (`prj-…`) to create the workspace in; changing it moves the workspace (an update, which
+   * needs admin rights on both projects). Leave it out for the organization's default project.
+   * @pattern ^prj-[A-Za-z0-9]+$
+   */
+  projectId?: string;
+  /**
+   * Key-value tags bound directly to the workspace (at most 10; up to 10 more may come from its project).
+   * This map is the whole set: a key removed here is unbound. See {@link WorkspaceTagBindings} for the rules.
+   */
+  tagBindings?: WorkspaceTagBindings;
+  /**
+   * Flat (legacy) tags. This list is the whole set: names removed here are detached. Letters, digits, `:`, `_`, `-`.
+   * A set: order does not matter.
+   */
+  tagNames?: FlatTagName[];
   /**
    * When true, destroying this resource force-deletes the workspace even if it still manages
    * resources (needs the organization owner, or a workspace admin where the organization allows it).
    * When false (the default), destroy uses safe delete and fails while the workspace manages resources.
    */
   forceDelete?: boolean;
+  /**
+   * When true and a workspace with this name already exists in the organization when this resource is
+   * created, the resource takes it over (applies the declared settings and manages it from then on,
+   * destroy included) instead of failing. The preview names the workspace it will adopt. Default false.
+   */
+  adoptExisting?: boolean;
 }
 
 export const WORKSPACE_NAME_PATTERN = /^[A-Za-z0-9_-]+$/;
 export const WORKSPACE_NAME_MAX_LENGTH = 260;
 export const ORGANIZATION_NAME_PATTERN = /^[A-Za-z0-9_-]+$/;
+const TIMESTAMP_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
+const DURATION_PATTERN = /^(?!0+[dh]$)\d{1,4}[dh]$/;
+const VCS_IDENTIFIER_PATTERN = /^[^/\s]+\/([^/\s]+\/_git\/)?[^/\s]+$/;
+const PROJECT_ID_PATTERN = /^prj-[A-Za-z0-9]+$/;
+const SOURCE_URL_PATTERN = /^https?:\/\/[^#\s]+$/;
+const TAG_TEXT = /^[A-Za-z0-9_.=+\-@:]+$/;
+const FLAT_TAG_PATTERN = /^[A-Za-z0-9:_-]+$/;
+const MAX_DIRECT_TAG_BINDINGS = 10;
 
-export const workspaceInputsSchema = z.strictObject({
-  name: z
-    .string({ error: "must be a string" })
+const text = (what = "a string") => z.string({ error: `must be ${what}` });
+const flag = () => z.boolean({ error: "must be a boolean" }).optional();
+const nonEmpty = () => text().min(1, "must not be empty");
+const textList = () => z.array(text(), { error: "must be a list of strings" }).optional();
+
+const vcsRepoSchema = z.strictObject({
+  identifier: text().regex(VCS_IDENTIFIER_PATTERN, 'must look like ":org/:repo" (or ":org/:project/_git/:repo")'),
+  oauthTokenId: nonEmpty().optional(),
+  githubAppInstallationId: nonEmpty().optional(),
+  branch: text().optional(),
+  ingressSubmodules: flag(),
+  tagsRegex: text().optional(),
+}, { error: "must be an object" });
+
+const tagBindingsSchema = z.record(
+  text()
+    .min(1, "tag keys must not be empty")
+    .max(128, "tag keys must be at most 128 characters")
+    .regex(TAG_TEXT, "tag keys may contain only letters, digits and _ . = + - @ :")
+    .regex(/^(?![Hh][Cc][Pp]?:)/, "tag keys must not start with the reserved prefixes hc: or hcp:"),
+  text()
+    .max(256, "must be at most 256 characters")
+    .regex(/^$|^[A-Za-z0-9_.=+\-@:]+$/, "may contain only letters, digits and _ . = + - @ :"),
+  { error: "must be a map of tag keys to values" },
+);
+
+const fields = z.strictObject({
+  name: text()
     .regex(WORKSPACE_NAME_PATTERN, "must contain only letters, digits, '-' and '_' (and not be empty)")
     .max(WORKSPACE_NAME_MAX_LENGTH, `must be at most ${WORKSPACE_NAME_MAX_LENGTH} characters`),
-  description: z.string({ error: "must be a string" }).optional(),
-  organization: z
-    .string({ error: "must be a string" })
+  organization: text()
     .regex(ORGANIZATION_NAME_PATTERN, "must contain only letters, digits, '-' and '_' (and not be empty)")
     .optional(),
-  forceDelete: z.boolean({ error: "must be a boolean" }).optional(),
+  description: text().optional(),
+  executionMode: z.enum(["remote", "local", "agent"], { error: 'must be "remote", "local" or "agent"' }).optional(),
+  agentPoolId: nonEmpty().optional(),
+  operations: flag(),
+  settingOverwrites: z.strictObject({ executionMode: flag(), agentPool: flag() }, { error: "must be an object" }).optional(),
+  allowDestroyPlan: flag(),
+  assessmentsEnabled: flag(),
+  autoApply: flag(),
+  autoApplyRunTrigger: flag(),
+  autoDestroyAt: text().regex(TIMESTAMP_PATTERN, "must be an ISO 8601 timestamp with a time zone, e.g. 2027-01-31T18:00:00Z").optional(),
+  autoDestroyActivityDuration: text()
+    .regex(DURATION_PATTERN, "must be 1 to 4 digits (greater than 0) followed by d or h, e.g. 14d")
+    .optional(),
+  fileTriggersEnabled: flag(),
+  triggerPatterns: textList(),
+  triggerPrefixes: textList(),
+  globalRemoteState: flag(),
+  queueAllRuns: flag(),
+  speculativeEnabled: flag(),
+  engineVersion: nonEmpty().optional(),
+  workingDirectory: text().optional(),
+  sourceName: nonEmpty().optional(),
+  sourceUrl: text().regex(SOURCE_URL_PATTERN, "must be an http(s) URL without a #fragment").optional(),
+  vcsRepo: vcsRepoSchema.optional(),
+  projectId: text().regex(PROJECT_ID_PATTERN, 'must be a project id ("prj-…")').optional(),
+  tagBindings: tagBindingsSchema.optional(),
+  tagNames: z.array(
+    text().regex(FLAT_TAG_PATTERN, "tag names may contain only letters, digits, ':', '_' and '-' (and not be empty)"),
+    { error: "must be a list of strings" },
+  ).optional(),
+  forceDelete: flag(),
+  adoptExisting: flag(),
 });
+
+type Fields = z.output<typeof fields>;
+
+/** The spec's rules that tie properties together; each issue names the property that breaks it. */
+function workspaceRules(w: Fields, ctx: z.core.$RefinementCtx<Fields>): void {
+  const fail = (path: (string | number)[], message: string) => ctx.addIssue({ code: "custom", path, message });
+  if (w.executionMode !== undefined && w.operations !== undefined) {
+    fail(["operations"], "must not be set together with executionMode (operations is deprecated: use executionMode)");
+  }
+  if (w.executionMode === "agent" && w.agentPoolId === undefined) {
+    fail(["agentPoolId"], 'is required when executionMode is "agent"');
+  }
+  if (w.agentPoolId !== undefined && (w.executionMode === "remote" || w.executionMode === "local")) {
+    fail(["agentPoolId"], `must not be set when executionMode is "${w.executionMode}"`);
+  }
+  if (w.agentPoolId !== undefined && w.operations === true) {
+    fail(["agentPoolId"], "must not be set when operations is true");
+  }
+  if (w.settingOverwrites?.executionMode === true && w.executionMode === undefined && w.operations === undefined) {
+    fail(["executionMode"], "is required when settingOverwrites.executionMode is true (the workspace then sets its own mode)");
+  }
+  if ((w.triggerPatterns?.length ?? 0) > 0 && (w.triggerPrefixes?.length ?? 0) > 0) {
+    fail(["triggerPrefixes"], "must not be non-empty together with triggerPatterns (the service uses one or the other)");
+  }
+  if (w.autoDestroyAt !== undefined && w.autoDestroyActivityDuration !== undefined) {
+    fail(["autoDestroyActivityDuration"], "must not be set together with autoDestroyAt");
+  }
+  if (w.autoDestroyAt !== undefined && Number.isNaN(Date.parse(w.autoDestroyAt))) {
+    fail(["autoDestroyAt"], "must be a valid date and time");
+  }
+  if (w.vcsRepo?.oauthTokenId !== undefined && w.vcsRepo.githubAppInstallationId !== undefined) {
+    fail(["vcsRepo", "githubAppInstallationId"], "must not be set together with vcsRepo.oauthTokenId");
+  }
+  const tagsRegex = w.vcsRepo?.tagsRegex;
+  if (tagsRegex !== undefined && tagsRegex !== "") {
+    if (!isRegExp(tagsRegex)) fail(["vcsRepo", "tagsRegex"], "must be a valid regular expression");
+    if (w.fileTriggersEnabled === true) fail(["vcsRepo", "tagsRegex"], "must not be set when fileTriggersEnabled is true (runs start on tags, not on files)");
+    if ((w.triggerPatterns?.length ?? 0) > 0 || (w.triggerPrefixes?.length ?? 0) > 0) {
+      fail(["vcsRepo", "tagsRegex"], "must not be set together with triggerPatterns or triggerPrefixes");
+    }
+  }
+  const bindings = Object.keys(w.tagBindings ?? {}).length;
+  if (bindings > MAX_DIRECT_TAG_BINDINGS) {
+    fail(["tagBindings"], `may bind at most ${MAX_DIRECT_TAG_BINDINGS} tags directly, got ${bindings}`);
+  }
+  const names = w.tagNames ?? [];
+  const duplicate = names.find((n, i) => names.indexOf(n) !== i);
+  if (duplicate !== undefined) fail(["tagNames"], `must not list "${duplicate}" twice`);
+}
+
+function isRegExp(source: string): boolean {
+  try {
+    new RegExp(source);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const workspaceInputsSchema = fields.superRefine(workspaceRules);
 
 // Fails to compile if the interface and the schema ever describe different shapes.
 export type WorkspaceInputsAgree = Assert<Equals<z.input<typeof workspaceInputsSchema>, WorkspaceInputs>>;

@@ -1,68 +1,155 @@
 // Workspace lifecycle: check, diff, create, read, update, delete.
 // Shape shared by every kind: validate → build the request → call the client → map to outputs.
+//
+// Managed means declared: an optional input the program leaves out is neither sent nor compared.
+// The outputs hold the server's value of every input-named property (in the input's shape), so diff
+// compares what the program declares with what the server last reported, after normalizing both.
 import { workspaceInputsSchema, type WorkspaceInputs } from "../../schemas/workspace";
 import {
-  ConflictError, ForbiddenError, NotFoundError, OutcomeUnknownError, ValidationError, type Workspace, type WsbridgeClient,
+  ConflictError, ForbiddenError, NotFoundError, OutcomeUnknownError, ValidationError,
+  type EffectiveTagBinding, type Workspace, type WorkspaceCreateOptions, type WorkspaceUpdateOptions, type WsbridgeClient,
 } from "../api";
 import { resolveSettings, settingsProblem, sharedClient } from "../config";
 import {
-  isUnknown,
-  normalizeOptionalText,
-  staleSettingsHint,
-  userInputs,
-  validate,
-  withoutProvider,
-  type CheckOutcome,
-  type DiffOutcome,
-  type Props,
+  isUnknown, staleSettingsHint, userInputs, validate, withoutProvider, type CheckOutcome, type DiffOutcome, type Props,
 } from "../lifecycle";
-import { adoptedInThisRun, describeOwner, noteAdopted, parseOwnerUrl, sameOwner, type Owner } from "../ownership";
+import {
+  adoptedInThisRun, describeOwner, noteAdopted, ownerFragmentOf, parseOwnerUrl, sameOwner, withoutOwnerFragment, type Owner,
+} from "../ownership";
+import { noteForTheUser } from "../engine-log";
+import { assertServesTheApi } from "../serves-the-api";
 
 const KIND = "Workspace";
+const SOURCE_NAME = "pulumi-wsbridge";
+/** Every read asks for the key-value tags with where they come from: one request gives the whole state. */
+const READ = { include: ["effective_tag_bindings"] };
 
 /** Inputs after check: the organization default has been applied. */
 export type CheckedWorkspaceInputs = WorkspaceInputs & { organization: string };
 
-/** Everything a Workspace resource exposes: the declared inputs plus the server's state. */
+type VcsRepoInput = NonNullable<WorkspaceInputs["vcsRepo"]>;
+
+/** One key-value tag as the workspace sees it: bound directly, or inherited from its project. */
+export type EffectiveTagBindingOutput = { key: string; value: string; inheritedFrom: string | null };
+
+/** The repository as the server reports it. */
+export type VcsRepoOutput = {
+  identifier: string | null; displayIdentifier: string | null; branch: string | null; ingressSubmodules: boolean;
+  oauthTokenId: string | null; githubAppInstallationId: string | null; tagsRegex: string | null;
+  repositoryHttpUrl: string | null; serviceProvider: string | null; webhookUrl: string | null;
+};
+
+/** Everything a Workspace resource exposes: the server's state, in the inputs' names and shapes where they overlap. */
 // A type alias (not an interface) so outputs pass where the engine's plain property maps are expected.
 export type WorkspaceOutputs = {
+  workspaceId: string;
   name: string;
   organization: string;
-  description?: string;
-  forceDelete: boolean;
-  /** The workspace's id (`ws-…`), the same as the resource id. */
-  workspaceId: string;
+  description: string;
   executionMode: string;
+  agentPoolId: string | null;
+  operations: boolean | null;
+  settingOverwrites: { executionMode: boolean; agentPool: boolean };
+  allowDestroyPlan: boolean;
+  assessmentsEnabled: boolean | null;
+  autoApply: boolean;
+  autoApplyRunTrigger: boolean;
+  autoDestroyAt: string | null;
+  autoDestroyActivityDuration: string | null;
+  autoDestroyStatus: string | null;
+  inheritsProjectAutoDestroy: boolean | string | null;
+  fileTriggersEnabled: boolean;
+  triggerPatterns: string[];
+  triggerPrefixes: string[];
+  globalRemoteState: boolean;
+  queueAllRuns: boolean;
+  speculativeEnabled: boolean;
+  structuredRunOutputEnabled: boolean | null;
   engineVersion: string | null;
-  locked: boolean;
-  resourceCount: number;
+  workingDirectory: string;
+  sourceName: string | null;
+  sourceUrl: string | null;
+  source: string | null;
+  environment: string | null;
+  vcsRepo: VcsRepoOutput | null;
+  vcsRepoIdentifier: string | null;
+  oauthClientName: string | null;
   projectId: string | null;
+  sshKeyId: string | null;
+  currentRunId: string | null;
+  currentStateVersionId: string | null;
+  currentConfigurationVersionId: string | null;
+  tagNames: string[];
+  tagBindings: Record<string, string>;
+  effectiveTagBindings: EffectiveTagBindingOutput[];
+  permissions: Record<string, boolean>;
+  isDestroyable: boolean | null;
+  locked: boolean;
+  lockedReason: string | null;
+  lockedBy: { type: string; id: string } | null;
+  resourceCount: number;
   createdAt: string;
   updatedAt: string;
-  /** The workspace's page in the service's UI. */
+  latestChangeAt: string | null;
+  lastAssessmentResultAt: string | null;
+  applyDurationAverage: number | null;
+  planDurationAverage: number | null;
+  policyCheckFailures: number | null;
+  runFailures: number | null;
+  workspaceKpisRunsCount: number | null;
   htmlUrl: string;
+  apiUrl: string;
+  forceDelete: boolean;
+  adoptExisting: boolean;
   /**
-   * Which optional inputs the program declared. `read` only receives the old outputs, and must
-   * return refreshed inputs for exactly these: an input it invented would show in the next preview
-   * as a change that `up` would not make.
+   * Which optional inputs the program declared (`vcsRepo.branch` for a sub-key). `read` only receives
+   * the old outputs and must return refreshed inputs for exactly these: an input it invented would
+   * show in the next preview as a change that `up` would not make.
    */
-  __declaredInputs: OptionalInput[];
+  __declaredInputs: string[];
+  /**
+   * The declared values themselves. Where the server holds the same value in another spelling (a
+   * timestamp without milliseconds), refresh returns the declared spelling, so no input looks changed.
+   */
+  __declaredValues: Props;
   /** The owner marker (runtime/ownership.ts), kept so that refresh returns it with the inputs unchanged. */
   __owner?: string;
 };
 
-const OPTIONAL_INPUTS = ["description", "forceDelete"] as const;
+/** Inputs the server holds, compared and sent when declared. */
+const SERVER_INPUTS = [
+  "description", "executionMode", "agentPoolId", "operations", "settingOverwrites", "allowDestroyPlan",
+  "assessmentsEnabled", "autoApply", "autoApplyRunTrigger", "autoDestroyAt", "autoDestroyActivityDuration",
+  "fileTriggersEnabled", "triggerPatterns", "triggerPrefixes", "globalRemoteState", "queueAllRuns",
+  "speculativeEnabled", "engineVersion", "workingDirectory", "vcsRepo", "projectId", "tagBindings", "tagNames",
+] as const;
+type ServerInput = (typeof SERVER_INPUTS)[number];
+/** Set only by the create: a later change cannot be applied (diff refuses it). */
+const CREATE_ONLY = ["sourceName", "sourceUrl"] as const;
+/** The provider's own switches: no request. */
+const PROVIDER_INPUTS = ["forceDelete", "adoptExisting"] as const;
+const OPTIONAL_INPUTS = [...SERVER_INPUTS, ...CREATE_ONLY, ...PROVIDER_INPUTS] as const;
 type OptionalInput = (typeof OPTIONAL_INPUTS)[number];
+/** Inputs that are sets: their order carries no meaning. */
+const SET_INPUTS = ["triggerPatterns", "triggerPrefixes", "tagNames"] as const;
+/** Inputs whose value is an object of independent settings: only the declared keys are managed. */
+const PARTIAL_OBJECTS = ["vcsRepo", "settingOverwrites"] as const;
 
 // ---- check ----------------------------------------------------------------------------------
 
-export async function check(_olds: Props, news: Props): Promise<CheckOutcome<Props>> {
+export async function check(olds: Props, news: Props): Promise<CheckOutcome<Props>> {
   // A setting that cannot work fails the preview, naming it, before anything is planned.
   const problem = settingsProblem();
   if (problem !== undefined) throw new Error(problem);
   const raw = userInputs(news);
-  const organization = raw.organization ?? resolveSettings().organization;
+  const settings = resolveSettings();
+  const organization = raw.organization ?? settings.organization;
   const inputs: Props = organization === undefined ? raw : { ...raw, organization };
+  // Sets in one canonical order, so a reordered list is not an input change (the CLI shows input changes).
+  for (const key of SET_INPUTS) {
+    const list = inputs[key];
+    if (Array.isArray(list) && !isUnknown(list) && list.every((v) => typeof v === "string")) inputs[key] = [...(list as string[])].sort();
+  }
   const outcome = validate(workspaceInputsSchema, inputs, KIND);
   if (organization === undefined) {
     outcome.failures.push({
@@ -72,31 +159,148 @@ export async function check(_olds: Props, news: Props): Promise<CheckOutcome<Pro
         "(or WSBRIDGE_ORGANIZATION / TFE_ORGANIZATION)",
     });
   }
+  const creating = Object.keys(userInputs(olds)).length === 0;
+  const repo = inputs.vcsRepo as Partial<VcsRepoInput> | undefined;
+  const hadRepo = !creating && userInputs(olds).vcsRepo !== undefined;
+  if (repo !== undefined && !isUnknown(repo) && !hadRepo && repo.oauthTokenId === undefined) {
+    outcome.failures.push({
+      property: "vcsRepo.oauthTokenId",
+      reason: "is required when the repository is first connected (the service takes githubAppInstallationId only on update)",
+    });
+  }
+  if (outcome.failures.length === 0) await checkAgainstTheServer(inputs, creating, outcome.failures, urnOf(news));
+  if (inputs.operations !== undefined && outcome.failures.length === 0) {
+    await noteForTheUser("warning", `${label(news)}: \`operations\` is deprecated by the service; use \`executionMode\` ("remote" for true, "local" for false).`, urnOf(news));
+  }
   // The owner marker goes on to create, unchanged.
   const marker = ownerMarkerOf(news);
   if (marker === undefined) return outcome;
   return { inputs: { ...outcome.inputs, __owner: marker }, failures: outcome.failures };
 }
 
+/** Read-only checks that need the server: the edition, and what a create with adoptExisting will take. */
+async function checkAgainstTheServer(
+  inputs: Props, creating: boolean, failures: { property: string; reason: string }[], urn: string | undefined,
+): Promise<void> {
+  if (inputs.assessmentsEnabled !== undefined && !isUnknown(inputs.assessmentsEnabled)) {
+    const edition = await editionOf(sharedClient());
+    if (edition === "self-managed") {
+      failures.push({ property: "assessmentsEnabled", reason: "is only available in the hosted edition; this server is self-managed" });
+    }
+  }
+  if (creating && inputs.adoptExisting === true && typeof inputs.name === "string" && typeof inputs.organization === "string" &&
+      !isUnknown(inputs.name) && !isUnknown(inputs.organization)) {
+    const existing = await findByName(sharedClient(), inputs.organization, inputs.name);
+    const what = `${KIND} "${inputs.organization}/${inputs.name}"`;
+    await noteForTheUser("info", existing
+      ? `${what} exists (${existing.id}): \`up\` will adopt it (adoptExisting) and apply the declared settings instead of creating one.`
+      : `${what} does not exist yet: \`up\` will create it (adoptExisting has nothing to adopt).`, urn);
+  }
+}
+
+const editions = new WeakMap<WsbridgeClient, Promise<string>>();
+function editionOf(client: WsbridgeClient): Promise<string> {
+  let edition = editions.get(client);
+  if (!edition) editions.set(client, (edition = client.edition()));
+  return edition;
+}
+
 // ---- diff -----------------------------------------------------------------------------------
 
 export async function diff(_id: string, olds: Props, news: Props): Promise<DiffOutcome> {
   const replaces: string[] = [];
-  const updates: string[] = [];
   // The workspace cannot move between organizations: that is a new workspace.
   if (changed(olds.organization, news.organization)) replaces.push("organization");
-  if (changed(olds.name, news.name)) updates.push("name");
-  // Only a declared description is managed; "" and null mean the same to the API.
-  if (news.description !== undefined &&
-      (isUnknown(news.description) || normalizeOptionalText(olds.description) !== normalizeOptionalText(news.description))) {
-    updates.push("description");
+  if (replaces.length > 0) await assertOrganizationReachable(String(news.organization));
+  const updates = changedInputs(olds, news);
+  const refused = updates.filter((key): key is (typeof CREATE_ONLY)[number] => (CREATE_ONLY as readonly string[]).includes(key));
+  if (refused.length > 0 && replaces.length === 0) {
+    throw new Error(
+      `${label(news)}: ${refused.join(" and ")} can only be set when the workspace is created (the server holds ` +
+        `${refused.map((k) => `${k}: ${JSON.stringify(olds[k] ?? null)}`).join(", ")}). Put back that value or remove the ` +
+        "property from the program; to really start over, replace the workspace (`pulumi up --replace <urn>`).",
+    );
   }
-  if (changed(olds.forceDelete ?? false, news.forceDelete ?? false)) updates.push("forceDelete");
   return { changes: replaces.length + updates.length > 0, replaces, deleteBeforeReplace: false };
+}
+
+/** The optional inputs (and `name`) whose declared value differs from the server's, plus a dropped `vcsRepo`. */
+function changedInputs(olds: Props, news: Props): string[] {
+  const keys: string[] = [];
+  if (changed(olds.name, news.name)) keys.push("name");
+  for (const key of OPTIONAL_INPUTS) {
+    const declared = news[key];
+    if (declared === undefined) continue;
+    if (isUnknown(declared) || !sameValue(key, declared, olds[key])) keys.push(key);
+  }
+  // A property left out of the program is no longer managed: an update that sends nothing but records
+  // it (else a later refresh would bring it back into the inputs). Leaving vcsRepo out disconnects the
+  // repository instead.
+  const previously = declaredInputsOf(olds);
+  for (const key of OPTIONAL_INPUTS) {
+    if (news[key] === undefined && previously.has(key) && (key !== "vcsRepo" || (olds.vcsRepo !== null && olds.vcsRepo !== undefined))) keys.push(key);
+  }
+  return keys;
+}
+
+/**
+ * A move to another organization deletes the workspace first (names are unique, see the class), so
+ * the preview fails, with a read, when the new organization cannot take the workspace.
+ */
+async function assertOrganizationReachable(organization: string): Promise<void> {
+  const client = sharedClient();
+  try {
+    for await (const _first of client.listWorkspaces(organization, { pageSize: 1 })) break;
+  } catch (error) {
+    if (!(error instanceof NotFoundError)) throw error;
+    throw new Error(
+      `${KIND}: cannot move to organization "${organization}": it does not exist, or the token cannot see it. Nothing was ` +
+        "changed; the workspace would be deleted before it is created there.",
+    );
+  }
 }
 
 function changed(before: unknown, after: unknown): boolean {
   return isUnknown(after) || before !== after;
+}
+
+/** Declared value against the server's (or the recorded switch), after normalizing both sides. */
+function sameValue(key: OptionalInput, declared: unknown, server: unknown): boolean {
+  // Before the server value was recorded (state from an older version), a create-only value cannot be judged.
+  if ((CREATE_ONLY as readonly string[]).includes(key) && server === undefined) return true;
+  if ((PARTIAL_OBJECTS as readonly string[]).includes(key)) {
+    const mine = (declared ?? {}) as Props;
+    const theirs = (server ?? {}) as Props;
+    return Object.keys(mine).every((sub) => mine[sub] === undefined || comparable(`${key}.${sub}`, mine[sub]) === comparable(`${key}.${sub}`, theirs[sub]));
+  }
+  return comparable(key, declared) === comparable(key, server);
+}
+
+/** One canonical text per value: what the API treats alike compares equal. */
+function comparable(key: string, value: unknown): string {
+  switch (key) {
+    // "" and null mean the same to the API.
+    case "description": case "workingDirectory": case "agentPoolId": case "vcsRepo.branch": case "vcsRepo.tagsRegex":
+      return typeof value === "string" ? value : "";
+    // Server defaults: absent means the default.
+    case "autoApplyRunTrigger": case "assessmentsEnabled": case "vcsRepo.ingressSubmodules":
+      return String(value === true);
+    case "settingOverwrites.executionMode": case "settingOverwrites.agentPool":
+      return String(value !== false);
+    case "autoDestroyAt": {
+      const t = typeof value === "string" ? Date.parse(value) : NaN;
+      return Number.isNaN(t) ? String(value ?? "") : new Date(t).toISOString();
+    }
+    // Sets: order carries no meaning.
+    case "triggerPatterns": case "triggerPrefixes": case "tagNames":
+      return JSON.stringify(Array.isArray(value) ? [...(value as string[])].sort() : []);
+    case "tagBindings":
+      return JSON.stringify(Object.entries((value ?? {}) as Record<string, string>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    case "forceDelete": case "adoptExisting":
+      return String(value === true);
+    default:
+      return JSON.stringify(value ?? null);
+  }
 }
 
 // ---- create ---------------------------------------------------------------------------------
@@ -107,12 +311,6 @@ export async function create(inputs: Props): Promise<{ id: string; outs: Workspa
   const owner = parseOwnerUrl(marker);
   const client = sharedClient();
   const { organization, name } = declared;
-  const options = {
-    name,
-    sourceName: "pulumi-wsbridge",
-    ...(marker !== undefined && { sourceUrl: marker }),
-    ...(declared.description !== undefined && { description: declared.description }),
-  };
   // Each round looks before it creates, so an attempt whose outcome was unknown is found, never repeated.
   let unknownOutcome = false;
   for (let attempt = 1; ; attempt++) {
@@ -121,12 +319,13 @@ export async function create(inputs: Props): Promise<{ id: string; outs: Workspa
       const theirs = parseOwnerUrl(existing.sourceUrl);
       // Without a marker (a caller other than the resource classes), only this call's own unknown POST is provably ours.
       const ours = owner ? theirs !== undefined && sameOwner(owner, theirs) : unknownOutcome;
-      if (!ours) throw new Error(refusal(organization, name, owner, theirs));
-      return adopt(client, existing, declared, marker);
+      if (!ours && declared.adoptExisting !== true) throw new Error(refusal(organization, name, owner, theirs));
+      return adopt(client, existing, declared, inputs, marker);
     }
     try {
-      const workspace = await client.createWorkspace(organization, options);
-      return { id: workspace.id, outs: outputsOf(workspace, declared, client.address, marker) };
+      const workspace = await client.createWorkspace(organization, createOptions(declared, marker), READ);
+      const final = await applyFlatTags(client, workspace, declared);
+      return { id: workspace.id, outs: await outputsOf(client, final, declared, marker) };
     } catch (error) {
       if (error instanceof NotFoundError) {
         await assertServesTheApi(client);
@@ -144,29 +343,53 @@ export async function create(inputs: Props): Promise<{ id: string; outs: Workspa
   }
 }
 
+function createOptions(declared: CheckedWorkspaceInputs, marker: string | undefined): WorkspaceCreateOptions {
+  // The owner marker rides in the fragment of source-url: on the user's URL, or on the package's page.
+  const fragment = ownerFragmentOf(marker);
+  const base = declared.sourceUrl ?? (fragment === undefined ? undefined : withoutOwnerFragment(marker ?? ""));
+  const { vcsRepo: _set, name: _named, ...writable } =
+    serverOptions(declared, SERVER_INPUTS.filter((k) => k !== "tagNames" && declared[k] !== undefined), null);
+  return {
+    name: declared.name,
+    ...writable,
+    sourceName: declared.sourceName ?? SOURCE_NAME,
+    ...(base !== undefined && { sourceUrl: base + (fragment ?? "") }),
+    ...(declared.vcsRepo !== undefined && { vcsRepo: declared.vcsRepo }),
+  };
+}
+
 async function findByName(client: WsbridgeClient, organization: string, name: string): Promise<Workspace | undefined> {
   try {
-    return await client.readWorkspaceByName(organization, name);
+    return await client.readWorkspaceByName(organization, name, READ);
   } catch (error) {
     if (error instanceof NotFoundError) return undefined;
     throw error;
   }
 }
 
-/** This resource's own workspace, left by an interrupted create: take it, with the declared description. */
+/**
+ * Takes over an existing workspace: this resource's own (left by an interrupted create) or, with
+ * adoptExisting, any. The declared settings are applied; create-only ones must already match.
+ */
 async function adopt(
-  client: WsbridgeClient, existing: Workspace, declared: CheckedWorkspaceInputs, marker: string | undefined,
+  client: WsbridgeClient, existing: Workspace, declared: CheckedWorkspaceInputs, inputs: Props, marker: string | undefined,
 ): Promise<{ id: string; outs: WorkspaceOutputs }> {
-  const stale = declared.description !== undefined &&
-    normalizeOptionalText(existing.description) !== normalizeOptionalText(declared.description);
-  const workspace = stale ? await client.updateWorkspace(existing.id, { description: declared.description ?? "" }) : existing;
+  const current = await outputsOf(client, existing, declared, marker);
+  const mismatched = CREATE_ONLY.filter((k) => declared[k] !== undefined && !sameValue(k, declared[k], current[k]));
+  if (mismatched.length > 0 && parseOwnerUrl(existing.sourceUrl) === undefined) {
+    throw new Error(
+      `${label(inputs)}: cannot adopt ${existing.id}: ${mismatched.map((k) => `${k} is ${JSON.stringify(current[k])} there`).join(", ")}, ` +
+        "and it can only be set when a workspace is created. Declare that value or remove the property.",
+    );
+  }
+  const workspace = await reconcile(client, existing.id, declared, current);
   noteAdopted(workspace.id);
-  return { id: workspace.id, outs: outputsOf(workspace, declared, client.address, marker) };
+  return { id: workspace.id, outs: await outputsOf(client, workspace, declared, marker) };
 }
 
 function refusal(organization: string, name: string, owner: Owner | undefined, theirs: Owner | undefined): string {
   const what = `${KIND} "${organization}/${name}" already exists`;
-  const fix = "choose another name, or delete or rename the existing workspace first";
+  const fix = "choose another name, delete or rename the existing workspace, or set `adoptExisting: true` to manage it with this resource";
   if (!theirs) return `${what} and was not created by a pulumi-wsbridge stack resource (its source-url names none); ${fix}`;
   if (owner && theirs.project === owner.project && theirs.stack === owner.stack && theirs.kind === owner.kind) {
     return `${what}: it was created by resource "${theirs.name}" of this stack. If you renamed that resource in your ` +
@@ -183,12 +406,12 @@ export async function read(id: string, props: Props | undefined): Promise<{ id: 
   const client = sharedClient();
   let workspace: Workspace;
   try {
-    workspace = await client.readWorkspace(id);
+    workspace = await client.readWorkspace(id, READ);
   } catch (error) {
     if (error instanceof NotFoundError) {
       // Gone, unless nothing is found at this address at all: then the address is wrong, and dropping
       // the resource from the state would lose track of a workspace that still exists.
-      await assertServesTheApi(client);
+      await assertServesTheApi(client, ", so a workspace not found there is not known to be gone");
       return { id: "" };
     }
     const hint = staleSettingsHint(error, "refresh");
@@ -196,37 +419,42 @@ export async function read(id: string, props: Props | undefined): Promise<{ id: 
     throw error;
   }
   const declared = declaredInputsOf(previous);
-  const live: CheckedWorkspaceInputs = {
-    name: workspace.name,
-    organization: workspace.organization,
-    ...(declared.has("description") && { description: workspace.description ?? "" }),
-    ...(declared.has("forceDelete") && { forceDelete: previous.forceDelete === true }),
-  };
   const marker = ownerMarkerOf(previous);
-  return {
-    id: workspace.id,
-    props: outputsOf(workspace, live, client.address, marker),
-    inputs: { ...live, ...(marker !== undefined && { __owner: marker }) },
-  };
+  const values = (typeof previous.__declaredValues === "object" && previous.__declaredValues !== null ? previous.__declaredValues : {}) as Props;
+  const outs = await outputsOf(client, workspace, switchesOf(previous), marker, declared, values);
+  return { id: workspace.id, props: outs, inputs: { ...declaredInputsFrom(outs, declared, values), ...(marker !== undefined && { __owner: marker }) } };
 }
 
-async function assertServesTheApi(client: WsbridgeClient): Promise<void> {
-  try {
-    await client.ping();
-  } catch (error) {
-    if (!(error instanceof NotFoundError)) throw error;
-    throw new Error(
-      `${client.address} does not serve the API (GET /api/v2/ping answered 404), so a workspace not found there is not ` +
-        "known to be gone; check wsbridge:address (the service's base address, without /api/v2)",
-    );
+/** The inputs a program declaring `declared` would have to hold to match the server: what drift looks like in a preview. */
+function declaredInputsFrom(outs: WorkspaceOutputs, declared: Set<string>, values: Props): Props {
+  const inputs: Props = { name: outs.name, organization: outs.organization };
+  for (const key of OPTIONAL_INPUTS) {
+    if (!declared.has(key)) continue;
+    // Unchanged on the server: the program's own spelling.
+    if (values[key] !== undefined && sameValue(key, values[key], outs[key])) {
+      inputs[key] = values[key];
+      continue;
+    }
+    if ((PARTIAL_OBJECTS as readonly string[]).includes(key)) {
+      const server = (outs[key as "vcsRepo" | "settingOverwrites"] ?? null) as Props | null;
+      if (server === null) continue; // a repository removed outside Pulumi: the program's vcsRepo will add it back
+      inputs[key] = Object.fromEntries([...declared].filter((d) => d.startsWith(`${key}.`)).map((d) => {
+        const sub = d.slice(key.length + 1);
+        return [sub, server[sub] ?? undefined];
+      }).filter(([, v]) => v !== undefined && v !== null));
+      continue;
+    }
+    const value = outs[key];
+    if (value !== null && value !== undefined) inputs[key] = value;
   }
+  return inputs;
 }
 
-function declaredInputsOf(state: Props): Set<OptionalInput> {
+function declaredInputsOf(state: Props): Set<string> {
   const recorded = state.__declaredInputs;
-  if (Array.isArray(recorded)) return new Set(OPTIONAL_INPUTS.filter((key) => recorded.includes(key)));
+  if (Array.isArray(recorded)) return new Set(recorded.filter((k): k is string => typeof k === "string"));
   // State written before the record existed: keep what its values imply.
-  return new Set(OPTIONAL_INPUTS.filter((key) => state[key] !== undefined && !(key === "forceDelete" && state[key] === false)));
+  return new Set(["description", "forceDelete"].filter((key) => state[key] !== undefined && !(key === "forceDelete" && state[key] === false)));
 }
 
 // ---- update ---------------------------------------------------------------------------------
@@ -234,17 +462,60 @@ function declaredInputsOf(state: Props): Set<OptionalInput> {
 export async function update(id: string, olds: Props, news: Props): Promise<{ outs: WorkspaceOutputs }> {
   const declared = parseChecked(news);
   const client = sharedClient();
-  const changes: { name?: string; description?: string } = {};
-  if (declared.name !== olds.name) changes.name = declared.name;
-  if (declared.description !== undefined &&
-      normalizeOptionalText(olds.description) !== normalizeOptionalText(declared.description)) {
-    changes.description = declared.description;
+  const workspace = await reconcile(client, id, declared, olds as WorkspaceOutputs);
+  return { outs: await outputsOf(client, workspace, declared, ownerMarkerOf(news)) };
+}
+
+/**
+ * Brings the workspace to the declared state from `current` (the server's last report): one PATCH
+ * with every changed attribute and relationship, then the flat tags (their own endpoints). A change
+ * to provider switches alone sends nothing.
+ */
+async function reconcile(client: WsbridgeClient, id: string, declared: CheckedWorkspaceInputs, current: WorkspaceOutputs): Promise<Workspace> {
+  const changedKeys = changedInputs(current as unknown as Props, declared as unknown as Props);
+  // A dropped property sends nothing, except vcsRepo (null disconnects the repository).
+  const attributes = SERVER_INPUTS.filter((k) => k !== "tagNames" && changedKeys.includes(k) && (declared[k] !== undefined || k === "vcsRepo"));
+  const flatTags = changedKeys.includes("tagNames") && declared.tagNames !== undefined;
+  const options: WorkspaceUpdateOptions = {
+    ...(changedKeys.includes("name") && { name: declared.name }),
+    ...serverOptions(declared, attributes, current),
+  };
+  let workspace = Object.keys(options).length > 0
+    ? await client.updateWorkspace(id, options, READ)
+    : flatTags ? await client.readWorkspace(id, READ) : workspaceFromOutputs(current);
+  if (flatTags) workspace = await applyFlatTags(client, workspace, declared);
+  return workspace;
+}
+
+/** The request options for `keys`, from the declared inputs. A dropped vcsRepo is sent as null. */
+function serverOptions(declared: CheckedWorkspaceInputs, keys: readonly ServerInput[], current: WorkspaceOutputs | null): WorkspaceUpdateOptions {
+  const o: WorkspaceUpdateOptions = {};
+  for (const key of keys) {
+    switch (key) {
+      case "vcsRepo": o.vcsRepo = declared.vcsRepo ?? null; break;
+      case "tagBindings": o.tagBindings = Object.entries(declared.tagBindings ?? {}).map(([k, value]) => (value === "" ? { key: k } : { key: k, value })); break;
+      case "tagNames": break; // C6/C7, see applyFlatTags
+      case "settingOverwrites": o.settingOverwrites = { ...declared.settingOverwrites }; break;
+      default: (o as Record<string, unknown>)[key] = declared[key];
+    }
   }
-  // A forceDelete-only change touches nothing on the server; read so the outputs stay current.
-  const workspace = Object.keys(changes).length > 0
-    ? await client.updateWorkspace(id, changes)
-    : await client.readWorkspace(id);
-  return { outs: outputsOf(workspace, declared, client.address, ownerMarkerOf(news)) };
+  // A project move keeps the flat tags and bindings; nothing else depends on `current` today.
+  void current;
+  return o;
+}
+
+/** Makes the flat tags exactly the declared list: C6 adds the missing, C7 removes the others. */
+async function applyFlatTags(client: WsbridgeClient, workspace: Workspace, declared: CheckedWorkspaceInputs): Promise<Workspace> {
+  if (declared.tagNames === undefined) return workspace;
+  const want = new Set(declared.tagNames);
+  const have = new Set(workspace.tagNames);
+  const add = [...want].filter((n) => !have.has(n));
+  const remove = [...have].filter((n) => !want.has(n));
+  if (add.length === 0 && remove.length === 0) return workspace;
+  // Adding a present tag and removing an absent one are both ignored by the service: safe to repeat.
+  if (add.length > 0) await client.addTags(workspace.id, add.map((name) => ({ name })));
+  if (remove.length > 0) await client.removeTags(workspace.id, remove.map((name) => ({ name })));
+  return { ...workspace, tagNames: [...declared.tagNames] };
 }
 
 // ---- delete ---------------------------------------------------------------------------------
@@ -254,7 +525,7 @@ export async function remove(id: string, props: Props): Promise<void> {
   // Taken over by a create of this run (see adoptedInThisRun): it is the new resource's now.
   if (adoptedInThisRun(id)) return;
   const force = state.forceDelete === true;
-  const label = `${KIND} "${String(state.organization)}/${String(state.name)}" (${id})`;
+  const what = `${KIND} "${String(state.organization)}/${String(state.name)}" (${id})`;
   const client = sharedClient();
   try {
     // Both are retried by the client; gone already counts as done.
@@ -264,19 +535,19 @@ export async function remove(id: string, props: Props): Promise<void> {
     if (error instanceof NotFoundError) return; // already gone: delete is idempotent
     if (error instanceof ConflictError && !force && error.reason === "locked-cannot-delete") {
       throw new Error(
-        `${label} was not deleted because it is locked (${error.detail ?? error.message}). ` +
+        `${what} was not deleted because it is locked (${error.detail ?? error.message}). ` +
           "Unlock it (or let the run holding the lock finish), then try again. A force delete would also remove it.",
       );
     }
     if (error instanceof ConflictError && !force) {
       throw new Error(
-        `${label} was not deleted because it still manages resources (${error.detail ?? error.message}). ` +
+        `${what} was not deleted because it still manages resources (${error.detail ?? error.message}). ` +
           "Destroy what it manages first, or set `forceDelete: true` on the Workspace, run `pulumi up`, then try again.",
       );
     }
     if (error instanceof ForbiddenError) {
       throw new Error(
-        `${label} was not force-deleted: the token may not force delete (organization owners can; workspace admins only ` +
+        `${what} was not force-deleted: the token may not force delete (organization owners can; workspace admins only ` +
           `where the organization allows it). ${error.message}`,
       );
     }
@@ -294,11 +565,15 @@ function parseChecked(props: Props): CheckedWorkspaceInputs {
   return { ...parsed, organization: parsed.organization };
 }
 
-/** The server's own `self-html` link made absolute against the API address; built from org and name only if a server omits it. */
-function htmlUrlOf(workspace: Workspace, address: string): string {
-  const link = workspace.htmlUrl ??
-    `/app/${encodeURIComponent(workspace.organization)}/workspaces/${encodeURIComponent(workspace.name)}`;
-  return new URL(link, address).toString();
+/** The resource's URN as the engine spells it for a resource without a parent (the owner marker names the rest). */
+function urnOf(props: Props): string | undefined {
+  const owner = parseOwnerUrl(ownerMarkerOf(props));
+  return owner && `urn:pulumi:${owner.stack}::${owner.project}::pulumi-nodejs:dynamic/wsbridge:${owner.kind}::${owner.name}`;
+}
+
+function label(props: Props): string {
+  const p = userInputs(props);
+  return `${KIND} "${typeof p.organization === "string" ? `${p.organization}/` : ""}${String(p.name)}"`;
 }
 
 function ownerMarkerOf(props: Props): string | undefined {
@@ -306,22 +581,151 @@ function ownerMarkerOf(props: Props): string | undefined {
   return typeof marker === "string" ? marker : undefined;
 }
 
-function outputsOf(workspace: Workspace, declared: CheckedWorkspaceInputs, address: string, marker: string | undefined): WorkspaceOutputs {
+/** The provider switches as last declared (read has only the old outputs). */
+function switchesOf(state: Props): Pick<CheckedWorkspaceInputs, "forceDelete" | "adoptExisting"> {
   return {
+    ...(state.forceDelete === true && { forceDelete: true }),
+    ...(state.adoptExisting === true && { adoptExisting: true }),
+  };
+}
+
+/** Which optional inputs (and sub-keys) a declaration holds. */
+function declaredKeys(declared: Partial<CheckedWorkspaceInputs>): string[] {
+  const keys: string[] = [];
+  for (const key of OPTIONAL_INPUTS) {
+    const value = declared[key];
+    if (value === undefined) continue;
+    keys.push(key);
+    if ((PARTIAL_OBJECTS as readonly string[]).includes(key)) {
+      for (const [sub, v] of Object.entries(value as object)) if (v !== undefined) keys.push(`${key}.${sub}`);
+    }
+  }
+  return keys;
+}
+
+function effectiveBindingsOf(bindings: readonly EffectiveTagBinding[]): EffectiveTagBindingOutput[] {
+  return bindings
+    .map((b) => ({ key: b.key, value: b.value, inheritedFrom: b.inheritedFrom ? b.inheritedFrom.id ?? b.inheritedFrom.link : null }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+/**
+ * The outputs for `workspace`. `declaredSet` is the record of what the program declares (create and
+ * update derive it from the inputs; read carries it over from the old outputs).
+ */
+async function outputsOf(
+  client: WsbridgeClient, workspace: Workspace, declared: Partial<CheckedWorkspaceInputs>, marker: string | undefined,
+  declaredSet?: Set<string>, declaredValues?: Props,
+): Promise<WorkspaceOutputs> {
+  // A server that ignored `include` is asked separately (C9), so the tag outputs are never guessed.
+  const effective = workspace.effectiveTagBindings ?? await client.listEffectiveTagBindings(workspace.id);
+  const bindings = effectiveBindingsOf(effective);
+  const repo = workspace.vcsRepo;
+  return {
+    workspaceId: workspace.id,
     name: workspace.name,
     organization: workspace.organization,
-    ...(workspace.description !== null && { description: workspace.description }),
-    forceDelete: declared.forceDelete ?? false,
-    workspaceId: workspace.id,
+    description: workspace.description ?? "",
     executionMode: workspace.executionMode,
+    agentPoolId: workspace.agentPoolId,
+    operations: workspace.operations,
+    settingOverwrites: {
+      executionMode: workspace.settingOverwrites.executionMode ?? true,
+      agentPool: workspace.settingOverwrites.agentPool ?? true,
+    },
+    allowDestroyPlan: workspace.allowDestroyPlan,
+    assessmentsEnabled: workspace.assessmentsEnabled ?? null,
+    autoApply: workspace.autoApply,
+    autoApplyRunTrigger: workspace.autoApplyRunTrigger ?? false,
+    autoDestroyAt: workspace.autoDestroyAt,
+    autoDestroyActivityDuration: workspace.autoDestroyActivityDuration,
+    autoDestroyStatus: workspace.autoDestroyStatus,
+    inheritsProjectAutoDestroy: workspace.inheritsProjectAutoDestroy,
+    fileTriggersEnabled: workspace.fileTriggersEnabled,
+    triggerPatterns: workspace.triggerPatterns,
+    triggerPrefixes: workspace.triggerPrefixes,
+    globalRemoteState: workspace.globalRemoteState,
+    queueAllRuns: workspace.queueAllRuns,
+    speculativeEnabled: workspace.speculativeEnabled,
+    structuredRunOutputEnabled: workspace.structuredRunOutputEnabled,
     engineVersion: workspace.engineVersion,
-    locked: workspace.locked,
-    resourceCount: workspace.resourceCount,
+    workingDirectory: workspace.workingDirectory ?? "",
+    sourceName: workspace.sourceName,
+    sourceUrl: workspace.sourceUrl === null ? null : withoutOwnerFragment(workspace.sourceUrl),
+    source: workspace.source,
+    environment: workspace.environment,
+    vcsRepo: repo === null ? null : {
+      identifier: repo.identifier, displayIdentifier: repo.displayIdentifier, branch: repo.branch,
+      ingressSubmodules: repo.ingressSubmodules ?? false, oauthTokenId: repo.oauthTokenId,
+      githubAppInstallationId: repo.githubAppInstallationId, tagsRegex: repo.tagsRegex,
+      repositoryHttpUrl: repo.repositoryHttpUrl, serviceProvider: repo.serviceProvider, webhookUrl: repo.webhookUrl,
+    },
+    vcsRepoIdentifier: workspace.vcsRepoIdentifier,
+    oauthClientName: workspace.oauthClientName,
     projectId: workspace.projectId,
+    sshKeyId: workspace.sshKeyId,
+    currentRunId: workspace.currentRunId,
+    currentStateVersionId: workspace.currentStateVersionId,
+    currentConfigurationVersionId: workspace.currentConfigurationVersionId,
+    tagNames: [...workspace.tagNames].sort(),
+    tagBindings: Object.fromEntries(bindings.filter((b) => b.inheritedFrom === null).map((b) => [b.key, b.value])),
+    effectiveTagBindings: bindings,
+    permissions: Object.fromEntries(Object.entries(workspace.permissions).filter((e): e is [string, boolean] => e[1] !== undefined)),
+    isDestroyable: workspace.isDestroyable,
+    locked: workspace.locked,
+    lockedReason: workspace.lockedReason,
+    lockedBy: workspace.lockedBy,
+    resourceCount: workspace.resourceCount,
     createdAt: workspace.createdAt,
     updatedAt: workspace.updatedAt,
-    htmlUrl: htmlUrlOf(workspace, address),
-    __declaredInputs: OPTIONAL_INPUTS.filter((key) => declared[key] !== undefined),
+    latestChangeAt: workspace.latestChangeAt,
+    lastAssessmentResultAt: workspace.lastAssessmentResultAt,
+    applyDurationAverage: workspace.applyDurationAverage,
+    planDurationAverage: workspace.planDurationAverage,
+    policyCheckFailures: workspace.policyCheckFailures,
+    runFailures: workspace.runFailures,
+    workspaceKpisRunsCount: workspace.workspaceKpisRunsCount,
+    htmlUrl: htmlUrlOf(workspace, client.address),
+    apiUrl: new URL(`/api/v2/workspaces/${encodeURIComponent(workspace.id)}`, client.address).toString(),
+    forceDelete: declared.forceDelete === true,
+    adoptExisting: declared.adoptExisting === true,
+    __declaredInputs: declaredSet ? [...declaredSet] : declaredKeys(declared),
+    __declaredValues: declaredValues ?? Object.fromEntries(OPTIONAL_INPUTS.filter((k) => declared[k] !== undefined).map((k) => [k, declared[k]])),
     ...(marker !== undefined && { __owner: marker }),
+  };
+}
+
+/** The server's own `self-html` link made absolute against the API address; built from org and name only if a server omits it. */
+function htmlUrlOf(workspace: Workspace, address: string): string {
+  const link = workspace.htmlUrl ??
+    `/app/${encodeURIComponent(workspace.organization)}/workspaces/${encodeURIComponent(workspace.name)}`;
+  return new URL(link, address).toString();
+}
+
+/** The last report, as a workspace, for an update that sends nothing (provider switches only). */
+function workspaceFromOutputs(o: WorkspaceOutputs): Workspace {
+  return {
+    id: o.workspaceId, name: o.name, organization: o.organization, description: o.description,
+    executionMode: o.executionMode, engineVersion: o.engineVersion, operations: o.operations, locked: o.locked,
+    lockedReason: o.lockedReason, lockedBy: o.lockedBy, resourceCount: o.resourceCount, globalRemoteState: o.globalRemoteState,
+    autoApply: o.autoApply, autoApplyRunTrigger: o.autoApplyRunTrigger, allowDestroyPlan: o.allowDestroyPlan,
+    fileTriggersEnabled: o.fileTriggersEnabled, queueAllRuns: o.queueAllRuns, speculativeEnabled: o.speculativeEnabled,
+    structuredRunOutputEnabled: o.structuredRunOutputEnabled,
+    ...(o.assessmentsEnabled !== null && { assessmentsEnabled: o.assessmentsEnabled }),
+    workingDirectory: o.workingDirectory, triggerPrefixes: o.triggerPrefixes, triggerPatterns: o.triggerPatterns,
+    tagNames: o.tagNames, environment: o.environment, source: o.source, sourceName: o.sourceName, sourceUrl: o.sourceUrl,
+    autoDestroyAt: o.autoDestroyAt, autoDestroyActivityDuration: o.autoDestroyActivityDuration, autoDestroyStatus: o.autoDestroyStatus,
+    inheritsProjectAutoDestroy: o.inheritsProjectAutoDestroy, settingOverwrites: o.settingOverwrites,
+    vcsRepo: o.vcsRepo, vcsRepoIdentifier: o.vcsRepoIdentifier, oauthClientName: o.oauthClientName,
+    projectId: o.projectId, sshKeyId: o.sshKeyId, agentPoolId: o.agentPoolId, currentRunId: o.currentRunId,
+    currentStateVersionId: o.currentStateVersionId, currentConfigurationVersionId: o.currentConfigurationVersionId,
+    dataRetentionPolicy: null, isDestroyable: o.isDestroyable, createdAt: o.createdAt, updatedAt: o.updatedAt,
+    latestChangeAt: o.latestChangeAt, lastAssessmentResultAt: o.lastAssessmentResultAt,
+    applyDurationAverage: o.applyDurationAverage, planDurationAverage: o.planDurationAverage,
+    policyCheckFailures: o.policyCheckFailures, runFailures: o.runFailures, workspaceKpisRunsCount: o.workspaceKpisRunsCount,
+    permissions: o.permissions, selfLink: null, htmlUrl: o.htmlUrl,
+    effectiveTagBindings: o.effectiveTagBindings.map((b) => ({
+      id: "", key: b.key, value: b.value, inheritedFrom: b.inheritedFrom === null ? null : { id: b.inheritedFrom, link: "" },
+    })),
   };
 }
