@@ -214,7 +214,32 @@ describe("create, read, update and delete", () => {
     const again = await workspace.create({ name, organization: emulator.organization, description: "new", __owner: owner("net") });
     expect(again.id).toBe(first.id);
     expect(again.outs.description).toBe("new");
-    expect(emulator.requests().map((r) => r.method)).toEqual(["GET", "PATCH"]);
+    // The POST is refused (name taken) before anything is applied; the lookup finds this resource's own.
+    expect(emulator.requests().map((r) => r.method)).toEqual(["POST", "GET", "PATCH"]);
+  });
+
+  test("create of a free name is one request, attributes, relationships and tag bindings together", async () => {
+    const name = uniqueName("one-request");
+    emulator.clearRequests();
+    const created = await workspace.create({
+      name, organization: emulator.organization, description: "d", autoApply: true, tagBindings: { env: "prod" }, __owner: owner("one"),
+    });
+    expect(emulator.requests().map((r) => `${r.method} ${r.path.split("?")[0]}`)).toEqual([`POST /api/v2/organizations/${emulator.organization}/workspaces`]);
+    expect(created.outs).toMatchObject({ description: "d", autoApply: true, tagBindings: { env: "prod" } });
+    expect(created.outs.effectiveTagBindings).toEqual([{ key: "env", value: "prod", inheritedFrom: null }]);
+  });
+
+  test("refresh is one request, and an update of one attribute is one request", async () => {
+    const created = await workspace.create({ name: uniqueName("counted"), organization: emulator.organization, autoApply: false, __owner: owner("counted") });
+    emulator.clearRequests();
+    const refreshed = await workspace.read(created.id, created.outs);
+    expect(emulator.requests().map((r) => r.method)).toEqual(["GET"]);
+    emulator.clearRequests();
+    await workspace.update(created.id, refreshed.props ?? {}, { ...(refreshed.inputs ?? {}), autoApply: true });
+    expect(emulator.requests().map((r) => r.method)).toEqual(["PATCH"]);
+    emulator.clearRequests();
+    await workspace.delete(created.id, created.outs);
+    expect(emulator.requests().map((r) => r.method)).toEqual(["POST"]);
   });
 
   test("create refuses a workspace made by another resource of the stack, naming the alias to add", async () => {
@@ -448,5 +473,48 @@ describe("credentials", () => {
     expect(String((error as Error).message)).toMatch(/401/);
     expect(String((error as Error).message)).not.toContain(emulator.token);
     expect(String((error as Error).stack)).not.toContain(emulator.token);
+  });
+});
+
+describe("edition-specific inputs", () => {
+  test("assessmentsEnabled fails check against the self-managed edition, after one read-only ping", async () => {
+    const selfManaged = await startEmulator({ port: 0, edition: "self-managed" });
+    try {
+      await configureFor({ "wsbridge:address": selfManaged.url, "wsbridge:token": selfManaged.token, "wsbridge:organization": selfManaged.organization });
+      selfManaged.clearRequests();
+      const result = await workspace.check({}, { name: "assessed", assessmentsEnabled: true });
+      expect(result.failures).toEqual([
+        { property: "assessmentsEnabled", reason: "is only available in the hosted edition; this server is self-managed" },
+      ]);
+      expect(selfManaged.requests().map((r) => `${r.method} ${r.path}`)).toEqual(["GET /api/v2/ping"]);
+    } finally {
+      await selfManaged.close();
+    }
+  });
+
+  test("assessmentsEnabled passes check against the hosted edition", async () => {
+    await configureEmulator();
+    expect((await workspace.check({}, { name: "assessed", assessmentsEnabled: true })).failures).toEqual([]);
+  });
+});
+
+describe("normalization: what the API treats alike is no change", () => {
+  const olds = {
+    name: "n", organization: "example-org", description: "", workingDirectory: "", triggerPatterns: ["b", "a"], tagNames: ["x", "y"],
+    tagBindings: { b: "2", a: "1" }, autoDestroyAt: "2027-01-31T18:00:00.000Z", settingOverwrites: { executionMode: true, agentPool: true },
+    vcsRepo: { identifier: "acme/infra", branch: null, ingressSubmodules: false, tagsRegex: null, oauthTokenId: "ot-1" },
+    autoApplyRunTrigger: false, __declaredInputs: [],
+  };
+  test.each([
+    ["description: \"\" and the server's empty description", { description: "" }],
+    ["a reordered set", { triggerPatterns: ["a", "b"], tagNames: ["y", "x"] }],
+    ["a map in another key order", { tagBindings: { a: "1", b: "2" } }],
+    ["a timestamp without milliseconds", { autoDestroyAt: "2027-01-31T18:00:00Z" }],
+    ["the same instant in another time zone", { autoDestroyAt: "2027-01-31T19:00:00+01:00" }],
+    ["only some overwrites declared", { settingOverwrites: { executionMode: true } }],
+    ["a repository with an empty branch and only some keys", { vcsRepo: { identifier: "acme/infra", branch: "" } }],
+    ["a server default declared", { autoApplyRunTrigger: false }],
+  ])("%s", async (_what, declared) => {
+    expect((await workspace.diff("ws-1", olds, { name: "n", organization: "example-org", ...declared })).changes).toBe(false);
   });
 });

@@ -311,17 +311,11 @@ export async function create(inputs: Props): Promise<{ id: string; outs: Workspa
   const owner = parseOwnerUrl(marker);
   const client = sharedClient();
   const { organization, name } = declared;
-  // Each round looks before it creates, so an attempt whose outcome was unknown is found, never repeated.
+  // POST first: a free name costs one request. A name already taken (this resource's own interrupted
+  // create, or someone else's workspace) or an attempt whose outcome is unknown is resolved by a
+  // lookup before anything is sent again, so a create is never repeated blindly.
   let unknownOutcome = false;
   for (let attempt = 1; ; attempt++) {
-    const existing = await findByName(client, organization, name);
-    if (existing) {
-      const theirs = parseOwnerUrl(existing.sourceUrl);
-      // Without a marker (a caller other than the resource classes), only this call's own unknown POST is provably ours.
-      const ours = owner ? theirs !== undefined && sameOwner(owner, theirs) : unknownOutcome;
-      if (!ours && declared.adoptExisting !== true) throw new Error(refusal(organization, name, owner, theirs));
-      return adopt(client, existing, declared, inputs, marker);
-    }
     try {
       const workspace = await client.createWorkspace(organization, createOptions(declared, marker), READ);
       const final = await applyFlatTags(client, workspace, declared);
@@ -334,11 +328,18 @@ export async function create(inputs: Props): Promise<{ id: string; outs: Workspa
             `token may not create workspaces in it (${error.message})`,
         );
       }
-      // A name taken between the look and the POST (an earlier run's provider still finishing its
-      // create) is looked up again like an unknown outcome: it may be this resource's own.
-      const raced = error instanceof ValidationError && error.pointer === "/data/attributes/name";
-      if (!(error instanceof OutcomeUnknownError || raced) || attempt >= client.retryOptions.maxAttempts) throw error;
+      const taken = error instanceof ValidationError && error.pointer === "/data/attributes/name";
+      if (!(error instanceof OutcomeUnknownError || taken)) throw error;
       unknownOutcome ||= error instanceof OutcomeUnknownError;
+      const existing = await findByName(client, organization, name);
+      if (existing) {
+        const theirs = parseOwnerUrl(existing.sourceUrl);
+        // Without a marker (a caller other than the resource classes), only this call's own unknown POST is provably ours.
+        const ours = owner ? theirs !== undefined && sameOwner(owner, theirs) : unknownOutcome;
+        if (!ours && declared.adoptExisting !== true) throw new Error(refusal(organization, name, owner, theirs));
+        return adopt(client, existing, declared, inputs, marker);
+      }
+      if (attempt >= client.retryOptions.maxAttempts) throw error;
     }
   }
 }
