@@ -327,6 +327,31 @@ test("changing a create-only sourceName fails at preview, naming it", async () =
   }
 });
 
+test("operations, autoDestroyAt and settingOverwrites each change alone too (on a second workspace)", async () => {
+  extra = [{ name: "legacy", args: { name: "legacy-ws", operations: true, autoDestroyAt: "2031-01-31T18:00:00Z", settingOverwrites: { agentPool: false } } }];
+  const created = await up();
+  expect(created.changes).toEqual({ same: 3, create: 1 });
+  const first = await preview();
+  // The deprecated input is accepted, with a warning that names its replacement.
+  expect(first.notes).toEqual([expect.stringContaining("`operations` is deprecated by the service; use `executionMode`")]);
+  expect(first.steps).toEqual([]);
+  const steps: [string, Args, (a: Record<string, unknown>) => unknown, unknown][] = [
+    ["operations", { operations: false }, (a) => a["execution-mode"], "local"],
+    ["autoDestroyAt", { autoDestroyAt: "2032-06-30T12:00:00Z" }, (a) => a["auto-destroy-at"], "2032-06-30T12:00:00.000Z"],
+    ["settingOverwrites", { settingOverwrites: { agentPool: true } }, (a) => (a["setting-overwrites"] as Record<string, unknown>)["agent-pool"], true],
+  ];
+  for (const [key, change, read, expected] of steps) {
+    const args = extra[0]?.args ?? {};
+    extra = [{ name: "legacy", args: { ...args, ...change } }];
+    const { steps: planned } = await preview();
+    expect(planned).toEqual([{ op: "update", name: "legacy", changedInputs: [key] }]);
+    expect((await up()).changes).toEqual({ same: 3, update: 1 });
+    expect(read((await live("legacy-ws")).attributes)).toEqual(expected);
+  }
+  extra = [];
+  expect((await up()).changes).toEqual({ same: 3, delete: 1 });
+});
+
 // ---- drift -----------------------------------------------------------------------------------
 
 test("drift made on the server shows after refresh as exactly the restore up then makes", async () => {

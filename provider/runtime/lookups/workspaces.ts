@@ -5,7 +5,7 @@
 import { z } from "zod";
 import type {
   GetWorkspaceArgs, ListWorkspacesArgs, WorkspaceLookupResult, WorkspaceLookupVcsRepo,
-} from "../../lookups/workspaces";
+} from "../../schemas/workspace-lookups";
 import type { Assert, Equals } from "../../schemas/type-equality";
 import {
   ErrorCodes, NotFoundError, WsbridgeError, type TagBindingInput, type Workspace, type WorkspaceListOptions, type WsbridgeClient,

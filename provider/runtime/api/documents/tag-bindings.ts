@@ -7,7 +7,11 @@
  */
 import { z } from "zod";
 import { lastSegment, requestDocument, type RequestDocument } from "./common";
-import { tagBindingRequestResource, tagBindingResource as tagBindingRequestItem, type TagBindingInput } from "./workspaces";
+import {
+  tagBindingRequestResource, tagBindingResource as tagBindingRequestItem, type EffectiveTagBinding, type TagBindingInput,
+} from "./workspaces";
+
+export type { EffectiveTagBinding };
 
 export const tagBindingResource = z.object({
   id: z.string(),
@@ -58,14 +62,6 @@ export interface TagBinding {
   createdAt: string | null;
 }
 
-export interface EffectiveTagBinding {
-  id: string;
-  key: string;
-  /** "" for a key-only tag. */
-  value: string;
-  /** Where an inherited binding comes from (a project); null for a binding set on the workspace. */
-  inheritedFrom: { id: string | null; link: string } | null;
-}
 
 export function toTagBinding(r: z.output<typeof tagBindingResource>): TagBinding {
   return { id: r.id, key: r.attributes.key, value: r.attributes.value ?? "", createdAt: r.attributes["created-at"] ?? null };

@@ -8,7 +8,6 @@
  */
 import { z } from "zod";
 import { InvalidOptionsError } from "../errors";
-import type { EffectiveTagBinding } from "./tag-bindings";
 import {
   bodyId, camelCase, includedResource, paginatedDocument, requestDocument, toIncluded, toManyRelationship, toOneRelationship,
   type IncludedResource, type RequestDocument,
@@ -178,6 +177,17 @@ export interface WorkspacePermissions {
 export interface LockHolder {
   type: string;
   id: string;
+}
+
+/** A key-value tag as a workspace sees it (C9): bound directly, or inherited from its project.
+ * Defined here, beside the workspace that carries it; tag-bindings.ts maps the documents. */
+export interface EffectiveTagBinding {
+  id: string;
+  key: string;
+  /** "" for a key-only tag. */
+  value: string;
+  /** Where an inherited binding comes from (a project); null for a binding set on the workspace. */
+  inheritedFrom: { id: string | null; link: string } | null;
 }
 
 /** A workspace as the server reported it. Nullable fields are null when the server sent null or nothing. */
