@@ -3,6 +3,8 @@
 // loaded by the provider process when Pulumi calls it.
 export { Workspace, type WorkspaceArgs } from "./resources/workspace";
 export type { WorkspaceInputs } from "./schemas/workspace";
+export { WorkspaceLock, type WorkspaceLockArgs } from "./resources/workspace-lock";
+export type { WorkspaceLockInputs } from "./schemas/workspace-lock";
 export {
   getWorkspace, getWorkspaceOutput, listWorkspaces, listWorkspacesOutput,
   type GetWorkspaceArgs, type GetWorkspaceOutputArgs, type ListWorkspacesArgs, type ListWorkspacesOutputArgs,

@@ -19,3 +19,13 @@ export const workspaceProvider: Provider = {
   async update(id, olds, news) { return require("pulumi-wsbridge/runtime").workspace.update(id, olds, news); },
   async delete(id, props) { return require("pulumi-wsbridge/runtime").workspace.delete(id, props); },
 };
+
+export const workspaceLockProvider: Provider = {
+  async configure(req) { return require("pulumi-wsbridge/runtime").configure(req); },
+  async check(olds, news) { return require("pulumi-wsbridge/runtime").workspaceLock.check(olds, news); },
+  async diff(id, olds, news) { return require("pulumi-wsbridge/runtime").workspaceLock.diff(id, olds, news); },
+  async create(inputs) { return require("pulumi-wsbridge/runtime").workspaceLock.create(inputs); },
+  async read(id, props) { return require("pulumi-wsbridge/runtime").workspaceLock.read(id, props); },
+  async update(id, olds, news) { return require("pulumi-wsbridge/runtime").workspaceLock.update(id, olds, news); },
+  async delete(id, props) { return require("pulumi-wsbridge/runtime").workspaceLock.delete(id, props); },
+};

@@ -9,7 +9,10 @@ const TJS = require("typescript-json-schema");
 const root = path.resolve(__dirname, "..");
 
 /** Each resource kind, the interface its Args come from, and its zod schema (same file). */
-const KINDS = [{ kind: "Workspace", file: "provider/schemas/workspace.ts", symbol: "WorkspaceInputs", zod: "workspaceInputsSchema" }];
+const KINDS = [
+  { kind: "Workspace", file: "provider/schemas/workspace.ts", symbol: "WorkspaceInputs", zod: "workspaceInputsSchema" },
+  { kind: "WorkspaceLock", file: "provider/schemas/workspace-lock.ts", symbol: "WorkspaceLockInputs", zod: "workspaceLockInputsSchema" },
+];
 
 /** Element rules typescript-json-schema cannot carry from JSDoc (it drops them on array items and map values). */
 const ELEMENT_RULES = ["pattern", "minLength", "maxLength"];

@@ -7,8 +7,12 @@ import * as path from "node:path";
 import { z } from "zod";
 import { generateSchemas, KINDS } from "../scripts/generate-schema";
 import { workspaceInputsSchema } from "../provider/schemas/workspace";
+import { workspaceLockInputsSchema } from "../provider/schemas/workspace-lock";
 
-const zodSchemas: Record<string, z.ZodType> = { Workspace: workspaceInputsSchema };
+const zodSchemas: Record<string, z.ZodType> = {
+  Workspace: workspaceInputsSchema,
+  WorkspaceLock: workspaceLockInputsSchema,
+};
 
 type JsonSchema = {
   type?: string;

@@ -46,7 +46,10 @@ export function warnIfTokenInPlaintext(): void {
  * Fails the program (an error diagnostic) when two resources of one kind claim the same unique server name (for example two
  * Workspaces named "net" in one organization): the service would refuse the second at `up`.
  */
-export function claimUniqueName(kind: string, key: pulumi.Input<string | undefined>[], resourceName: string): void {
+export function claimUniqueName(
+  kind: string, key: pulumi.Input<string | undefined>[], resourceName: string,
+  rule = "names are unique on the server",
+): void {
   pulumi.all(key).apply((parts) => {
     if (parts.some((p) => p === undefined || p === "")) return;
     const id = `${kind}\u0000${parts.join("\u0000")}`;
@@ -56,7 +59,7 @@ export function claimUniqueName(kind: string, key: pulumi.Input<string | undefin
       // An error diagnostic fails the preview (and the up) without an unhandled rejection in the host.
       void pulumi.log.error(
         `${kind} resources "${other}" and "${resourceName}" both declare "${parts.join("/")}"; ` +
-          "names are unique on the server, so only one resource may declare each",
+          `${rule}, so only one resource may declare each`,
       );
       return;
     }

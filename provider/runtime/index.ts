@@ -3,6 +3,7 @@
 // exports may be added but never renamed or removed, and their signatures only widened.
 import * as config from "./config";
 import * as workspaceKind from "./kinds/workspace";
+import * as workspaceLockKind from "./kinds/workspace-lock";
 
 /** The part of Pulumi's dynamic `ConfigureRequest` the runtime reads. */
 export interface ConfigureRequest {
@@ -25,4 +26,13 @@ export const workspace = {
   read: workspaceKind.read,
   update: workspaceKind.update,
   delete: workspaceKind.remove,
+};
+
+export const workspaceLock = {
+  check: workspaceLockKind.check,
+  diff: workspaceLockKind.diff,
+  create: workspaceLockKind.create,
+  read: workspaceLockKind.read,
+  update: workspaceLockKind.update,
+  delete: workspaceLockKind.remove,
 };
