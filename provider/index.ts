@@ -5,6 +5,8 @@ export { Workspace, type WorkspaceArgs } from "./resources/workspace";
 export type { WorkspaceInputs } from "./schemas/workspace";
 export { WorkspaceLock, type WorkspaceLockArgs } from "./resources/workspace-lock";
 export type { WorkspaceLockInputs } from "./schemas/workspace-lock";
+export { SshKeyAssignment, type SshKeyAssignmentArgs } from "./resources/ssh-key-assignment";
+export type { SshKeyAssignmentInputs } from "./schemas/ssh-key-assignment";
 export {
   getWorkspace, getWorkspaceOutput, listWorkspaces, listWorkspacesOutput,
   type GetWorkspaceArgs, type GetWorkspaceOutputArgs, type ListWorkspacesArgs, type ListWorkspacesOutputArgs,

@@ -29,3 +29,13 @@ export const workspaceLockProvider: Provider = {
   async update(id, olds, news) { return require("pulumi-wsbridge/runtime").workspaceLock.update(id, olds, news); },
   async delete(id, props) { return require("pulumi-wsbridge/runtime").workspaceLock.delete(id, props); },
 };
+
+export const sshKeyAssignmentProvider: Provider = {
+  async configure(req) { return require("pulumi-wsbridge/runtime").configure(req); },
+  async check(olds, news) { return require("pulumi-wsbridge/runtime").sshKeyAssignment.check(olds, news); },
+  async diff(id, olds, news) { return require("pulumi-wsbridge/runtime").sshKeyAssignment.diff(id, olds, news); },
+  async create(inputs) { return require("pulumi-wsbridge/runtime").sshKeyAssignment.create(inputs); },
+  async read(id, props) { return require("pulumi-wsbridge/runtime").sshKeyAssignment.read(id, props); },
+  async update(id, olds, news) { return require("pulumi-wsbridge/runtime").sshKeyAssignment.update(id, olds, news); },
+  async delete(id, props) { return require("pulumi-wsbridge/runtime").sshKeyAssignment.delete(id, props); },
+};

@@ -12,6 +12,7 @@ const root = path.resolve(__dirname, "..");
 const KINDS = [
   { kind: "Workspace", file: "provider/schemas/workspace.ts", symbol: "WorkspaceInputs", zod: "workspaceInputsSchema" },
   { kind: "WorkspaceLock", file: "provider/schemas/workspace-lock.ts", symbol: "WorkspaceLockInputs", zod: "workspaceLockInputsSchema" },
+  { kind: "SshKeyAssignment", file: "provider/schemas/ssh-key-assignment.ts", symbol: "SshKeyAssignmentInputs", zod: "sshKeyAssignmentInputsSchema" },
 ];
 
 /** Element rules typescript-json-schema cannot carry from JSDoc (it drops them on array items and map values). */

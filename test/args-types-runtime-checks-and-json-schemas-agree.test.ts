@@ -8,10 +8,12 @@ import { z } from "zod";
 import { generateSchemas, KINDS } from "../scripts/generate-schema";
 import { workspaceInputsSchema } from "../provider/schemas/workspace";
 import { workspaceLockInputsSchema } from "../provider/schemas/workspace-lock";
+import { sshKeyAssignmentInputsSchema } from "../provider/schemas/ssh-key-assignment";
 
 const zodSchemas: Record<string, z.ZodType> = {
   Workspace: workspaceInputsSchema,
   WorkspaceLock: workspaceLockInputsSchema,
+  SshKeyAssignment: sshKeyAssignmentInputsSchema,
 };
 
 type JsonSchema = {

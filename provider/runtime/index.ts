@@ -4,6 +4,7 @@
 import * as config from "./config";
 import * as workspaceKind from "./kinds/workspace";
 import * as workspaceLockKind from "./kinds/workspace-lock";
+import * as sshKeyAssignmentKind from "./kinds/ssh-key-assignment";
 
 /** The part of Pulumi's dynamic `ConfigureRequest` the runtime reads. */
 export interface ConfigureRequest {
@@ -35,4 +36,13 @@ export const workspaceLock = {
   read: workspaceLockKind.read,
   update: workspaceLockKind.update,
   delete: workspaceLockKind.remove,
+};
+
+export const sshKeyAssignment = {
+  check: sshKeyAssignmentKind.check,
+  diff: sshKeyAssignmentKind.diff,
+  create: sshKeyAssignmentKind.create,
+  read: sshKeyAssignmentKind.read,
+  update: sshKeyAssignmentKind.update,
+  delete: sshKeyAssignmentKind.remove,
 };

@@ -1,0 +1,38 @@
+import * as pulumi from "@pulumi/pulumi";
+import type { SshKeyAssignmentInputs } from "../schemas/ssh-key-assignment";
+import { sshKeyAssignmentProvider } from "../shims";
+import { claimUniqueName, warnIfTokenInPlaintext } from "./program-checks";
+
+/** Arguments of a {@link SshKeyAssignment}; every field may be a Pulumi `Input`. See {@link SshKeyAssignmentInputs}. */
+export type SshKeyAssignmentArgs = { [P in keyof SshKeyAssignmentInputs]: pulumi.Input<SshKeyAssignmentInputs[P]> };
+
+/**
+ * The SSH key a workspace uses to clone private modules (one key per workspace).
+ *
+ * - The resource's id is the workspace id. Changing `sshKeyId` updates in place (one request);
+ *   changing `workspaceId` replaces: the key is assigned to the new workspace, then unassigned from the old.
+ * - Refresh reads the workspace: another key (or none) assigned outside Pulumi shows in the next
+ *   preview as the update that restores the declared key.
+ * - Destroy unassigns the key only while it is still the one this resource assigned; another key
+ *   assigned since is left in place, with a warning, and the destroy succeeds.
+ *
+ * @example
+ * const ws = new Workspace("app", { name: "app-prod" });
+ * new SshKeyAssignment("app-key", { workspaceId: ws.id, sshKeyId: "sshkey-GxrePWre1Ezug7aM" });
+ */
+export class SshKeyAssignment extends pulumi.dynamic.Resource {
+  /** The workspace (`ws-…`), the same as the resource's `id`. Known during preview once the workspace exists. */
+  declare readonly workspaceId: pulumi.Output<string>;
+  /** The SSH key the workspace uses (`sshkey-…`), as the server last reported it: null after a refresh that found none. */
+  declare readonly sshKeyId: pulumi.Output<string | null>;
+
+  constructor(name: string, args: SshKeyAssignmentArgs, opts?: pulumi.CustomResourceOptions) {
+    warnIfTokenInPlaintext();
+    // One key per workspace: a second assignment for the same workspace would undo the first at every `up`.
+    claimUniqueName("SshKeyAssignment", [args.workspaceId], name, "a workspace has one SSH key");
+    super(sshKeyAssignmentProvider, name, { ...args }, opts, "wsbridge", "SshKeyAssignment");
+    // An update cannot change the workspace, so its id stays known to dependents during a preview
+    // (the engine leaves every output of an updated dynamic resource unknown otherwise).
+    (this as unknown as Record<string, pulumi.Output<unknown>>)["workspaceId"] = this.id;
+  }
+}

@@ -1,0 +1,232 @@
+// SshKeyAssignment lifecycle: check, diff, create, read, update, delete.
+// Shape shared by every kind: validate → build the request → call the client → map to outputs.
+//
+// The resource is the workspace's SSH-key relationship (B4), so its id is the workspace id: a
+// workspace has one key. The outputs record both the key the server reports (`sshKeyId`, what diff
+// compares) and the key this resource last assigned (`__assignedSshKeyId`), so that destroy, even
+// after a refresh recorded another key, unassigns only what this resource put there.
+import { randomUUID } from "node:crypto";
+import { sshKeyAssignmentInputsSchema, type SshKeyAssignmentInputs } from "../../schemas/ssh-key-assignment";
+import { ForbiddenError, NotFoundError, ValidationError, type Workspace, type WsbridgeClient } from "../api";
+import { settingsProblem, sharedClient } from "../config";
+import {
+  isUnknown, staleSettingsHint, userInputs, validate, withoutProvider, type CheckOutcome, type DiffOutcome, type Props,
+} from "../lifecycle";
+import { noteForTheUser } from "../engine-log";
+import { assertServesTheApi } from "../serves-the-api";
+
+const KIND = "SshKeyAssignment";
+
+/**
+ * What this process's creates assigned, by workspace id. One provider process serves a whole
+ * deployment, so when a replacement that keeps the workspace (`up --replace`, a renamed resource)
+ * deletes the old resource after creating the new one, the delete finds the new one's key and leaves it.
+ */
+const assignedByCreateInThisRun = new Map<string, { sshKeyId: string; creation: string }>();
+
+/** Everything a SshKeyAssignment exposes. A type alias so outputs pass where plain property maps are expected. */
+export type SshKeyAssignmentOutputs = {
+  workspaceId: string;
+  /** The key the server reports on the workspace (null after a refresh that found none). */
+  sshKeyId: string | null;
+  /** The key this resource last assigned: destroy unassigns only this one. */
+  __assignedSshKeyId: string;
+  /** Which create made this resource, to tell it from a replacement on the same workspace. */
+  __creation: string;
+};
+
+// ---- check ----------------------------------------------------------------------------------
+
+export async function check(_olds: Props, news: Props): Promise<CheckOutcome<Props>> {
+  // A setting that cannot work fails the preview, naming it, before anything is planned.
+  const problem = settingsProblem();
+  if (problem !== undefined) throw new Error(problem);
+  // No request: whether the key exists is the server's to say, at `up` (see create).
+  return validate(sshKeyAssignmentInputsSchema, userInputs(news), KIND);
+}
+
+// ---- diff -----------------------------------------------------------------------------------
+
+export async function diff(_id: string, olds: Props, news: Props): Promise<DiffOutcome> {
+  // Another workspace is another relationship: a new resource. The two workspaces are independent,
+  // so the new one is assigned before the old one is unassigned (the engine's default order).
+  const replaces = changed(olds.workspaceId, news.workspaceId) ? ["workspaceId"] : [];
+  const updates = changed(olds.sshKeyId, news.sshKeyId) ? ["sshKeyId"] : [];
+  return { changes: replaces.length + updates.length > 0, replaces, deleteBeforeReplace: false };
+}
+
+function changed(before: unknown, after: unknown): boolean {
+  return isUnknown(after) || before !== after;
+}
+
+// ---- create ---------------------------------------------------------------------------------
+
+/** One request: B4 assigns the key, whatever key the workspace had before (one key per workspace). */
+export async function create(inputs: Props): Promise<{ id: string; outs: SshKeyAssignmentOutputs }> {
+  const declared = parseChecked(inputs);
+  const workspace = await assign(sharedClient(), declared, "assigned");
+  const creation = randomUUID();
+  assignedByCreateInThisRun.set(workspace.id, { sshKeyId: declared.sshKeyId, creation });
+  return { id: workspace.id, outs: outputsOf(workspace, declared.sshKeyId, creation) };
+}
+
+// ---- read -----------------------------------------------------------------------------------
+
+/**
+ * One request: the workspace. Its live key becomes the input, so another key (or none) assigned
+ * outside Pulumi shows in the next preview as exactly the update that restores the declared one.
+ */
+export async function read(id: string, props: Props | undefined): Promise<{ id: string; props?: SshKeyAssignmentOutputs; inputs?: Props }> {
+  const previous = withoutProvider(props);
+  const client = sharedClient();
+  let workspace: Workspace;
+  try {
+    workspace = await client.readWorkspace(id);
+  } catch (error) {
+    if (error instanceof NotFoundError) {
+      // Gone with its workspace, unless the address serves no API at all (then nothing is known).
+      await assertServesTheApi(client, ", so a workspace not found there is not known to be gone");
+      return { id: "" };
+    }
+    throw withHint(error, "refresh");
+  }
+  const assigned = typeof previous.__assignedSshKeyId === "string" ? previous.__assignedSshKeyId
+    : typeof previous.sshKeyId === "string" ? previous.sshKeyId : "";
+  const outs = outputsOf(workspace, assigned, creationOf(previous));
+  return { id: workspace.id, props: outs, inputs: { workspaceId: workspace.id, sshKeyId: workspace.sshKeyId } };
+}
+
+// ---- update ---------------------------------------------------------------------------------
+
+/** One request: B4 with the new key (only `sshKeyId` updates; a new `workspaceId` replaces). */
+export async function update(_id: string, olds: Props, news: Props): Promise<{ outs: SshKeyAssignmentOutputs }> {
+  const declared = parseChecked(news);
+  const workspace = await assign(sharedClient(), declared, "assigned");
+  return { outs: outputsOf(workspace, declared.sshKeyId, creationOf(olds)) };
+}
+
+// ---- delete ---------------------------------------------------------------------------------
+
+/**
+ * Two requests: read the workspace, then B4 with null, only while the key assigned is still the one
+ * this resource assigned. Another key assigned since then is someone else's decision: it stays, the
+ * destroy succeeds (this resource's assignment no longer exists) and a warning says so.
+ */
+export async function remove(id: string, props: Props): Promise<void> {
+  const state = withoutProvider(props);
+  const ours = typeof state.__assignedSshKeyId === "string" ? state.__assignedSshKeyId : String(state.sshKeyId ?? "");
+  const client = sharedClient();
+  let workspace: Workspace;
+  try {
+    workspace = await client.readWorkspace(id);
+  } catch (error) {
+    if (error instanceof NotFoundError) return; // the workspace is gone, and its assignment with it
+    throw withHint(error, "destroy");
+  }
+  if (workspace.sshKeyId === null) return; // already unassigned
+  // The resource that replaced this one on the same workspace assigned it: it is that resource's now.
+  const created = assignedByCreateInThisRun.get(id);
+  if (created !== undefined && created.creation !== creationOf(state) && created.sshKeyId === workspace.sshKeyId) return;
+  if (workspace.sshKeyId !== ours) {
+    await noteForTheUser(
+      "warning",
+      `${KIND} on workspace "${id}": the workspace now uses SSH key "${workspace.sshKeyId}", not "${ours}" that this ` +
+        "resource assigned, so it was left assigned and the resource was removed from the stack. Unassign it on the " +
+        "service if it should go.",
+    );
+    return;
+  }
+  try {
+    await client.unassignSshKey(id);
+  } catch (error) {
+    if (error instanceof NotFoundError) {
+      const refusal = await diagnoseRefusal(client, id, null, "unassigned");
+      if (refusal === "gone") return;
+      if (refusal !== undefined) throw new Error(refusal);
+    }
+    if (error instanceof ForbiddenError) throw new Error(permissionMessage(id, "unassigned"));
+    throw withHint(error, "destroy");
+  }
+}
+
+// ---- requests and errors ----------------------------------------------------------------------
+
+type Action = "assigned" | "unassigned";
+
+/** B4 with the declared key; every refusal becomes a message naming the property at fault. */
+async function assign(client: WsbridgeClient, declared: SshKeyAssignmentInputs, action: Action): Promise<Workspace> {
+  try {
+    return await client.assignSshKey(declared.workspaceId, declared.sshKeyId);
+  } catch (error) {
+    if (error instanceof ForbiddenError) throw new Error(permissionMessage(declared.workspaceId, action));
+    // The service names the attribute it refuses (a key of another organization, a malformed one).
+    if (error instanceof ValidationError) throw new Error(missingKeyMessage(declared, error.detail ?? error.message));
+    if (!(error instanceof NotFoundError)) throw error;
+    const refusal = await diagnoseRefusal(client, declared.workspaceId, declared.sshKeyId, action);
+    if (refusal === "gone") {
+      throw new Error(
+        `${KIND}: workspaceId "${declared.workspaceId}" does not exist, or the token may not read it. Check the id ` +
+          "(a Workspace resource's `id` or `workspaceId` output) and the token's access. Nothing was changed.",
+      );
+    }
+    if (refusal !== undefined) throw new Error(refusal);
+    throw error;
+  }
+}
+
+/**
+ * B4 answers 404 for a missing workspace, a workspace the token may only read, and a missing key
+ * alike. One read of the workspace (only after a refusal) tells them apart: "gone", or the message.
+ */
+async function diagnoseRefusal(
+  client: WsbridgeClient, workspaceId: string, sshKeyId: string | null, action: Action,
+): Promise<string | "gone" | undefined> {
+  let workspace: Workspace;
+  try {
+    workspace = await client.readWorkspace(workspaceId);
+  } catch (error) {
+    if (error instanceof NotFoundError) {
+      await assertServesTheApi(client);
+      return "gone";
+    }
+    throw error;
+  }
+  if (workspace.permissions.canUpdate === false) return permissionMessage(workspaceId, action);
+  if (sshKeyId !== null) {
+    return missingKeyMessage({ workspaceId, sshKeyId }, `the service answered 404; the workspace is in organization "${workspace.organization}"`);
+  }
+  return undefined;
+}
+
+function permissionMessage(workspaceId: string, action: Action): string {
+  return `${KIND} on workspace "${workspaceId}": the SSH key was not ${action} because the token may not change the ` +
+    "workspace's settings. An SSH key assignment is a settings change: it needs admin access on the workspace (a team " +
+    'with "admin" access to it or the organization\'s "manage-workspaces" access, an organization token, or an owner). ' +
+    "Use such a token (wsbridge:token), or ask an owner to grant the access. Nothing was changed.";
+}
+
+function missingKeyMessage(declared: SshKeyAssignmentInputs, detail: string): string {
+  return `${KIND} on workspace "${declared.workspaceId}": sshKeyId "${declared.sshKeyId}" was refused (${detail}): no ` +
+    "such SSH key in the workspace's organization, or the token may not read it. Use the id of one of the " +
+    "organization's SSH keys (GET /api/v2/organizations/<organization>/ssh-keys lists them). Nothing was changed.";
+}
+
+function withHint(error: unknown, command: "refresh" | "destroy"): unknown {
+  const hint = staleSettingsHint(error, command);
+  return hint === undefined ? error : new Error(`${(error as Error).message}. ${hint}`, { cause: error });
+}
+
+// ---- mapping --------------------------------------------------------------------------------
+
+function parseChecked(props: Props): SshKeyAssignmentInputs {
+  return sshKeyAssignmentInputsSchema.parse(userInputs(props));
+}
+
+function outputsOf(workspace: Workspace, assigned: string, creation: string): SshKeyAssignmentOutputs {
+  return { workspaceId: workspace.id, sshKeyId: workspace.sshKeyId, __assignedSshKeyId: assigned, __creation: creation };
+}
+
+function creationOf(state: Props | undefined): string {
+  const creation = withoutProvider(state).__creation;
+  return typeof creation === "string" ? creation : "";
+}
