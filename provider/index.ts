@@ -7,6 +7,8 @@ export { WorkspaceLock, type WorkspaceLockArgs } from "./resources/workspace-loc
 export type { WorkspaceLockInputs } from "./schemas/workspace-lock";
 export { SshKeyAssignment, type SshKeyAssignmentArgs } from "./resources/ssh-key-assignment";
 export type { SshKeyAssignmentInputs } from "./schemas/ssh-key-assignment";
+export { DataRetentionPolicy, type DataRetentionPolicyArgs } from "./resources/data-retention-policy";
+export type { DataRetentionPolicyInputs } from "./schemas/data-retention-policy";
 export {
   getWorkspace, getWorkspaceOutput, listWorkspaces, listWorkspacesOutput,
   type GetWorkspaceArgs, type GetWorkspaceOutputArgs, type ListWorkspacesArgs, type ListWorkspacesOutputArgs,

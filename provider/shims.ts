@@ -39,3 +39,13 @@ export const sshKeyAssignmentProvider: Provider = {
   async update(id, olds, news) { return require("pulumi-wsbridge/runtime").sshKeyAssignment.update(id, olds, news); },
   async delete(id, props) { return require("pulumi-wsbridge/runtime").sshKeyAssignment.delete(id, props); },
 };
+
+export const dataRetentionPolicyProvider: Provider = {
+  async configure(req) { return require("pulumi-wsbridge/runtime").configure(req); },
+  async check(olds, news) { return require("pulumi-wsbridge/runtime").dataRetentionPolicy.check(olds, news); },
+  async diff(id, olds, news) { return require("pulumi-wsbridge/runtime").dataRetentionPolicy.diff(id, olds, news); },
+  async create(inputs) { return require("pulumi-wsbridge/runtime").dataRetentionPolicy.create(inputs); },
+  async read(id, props) { return require("pulumi-wsbridge/runtime").dataRetentionPolicy.read(id, props); },
+  async update(id, olds, news) { return require("pulumi-wsbridge/runtime").dataRetentionPolicy.update(id, olds, news); },
+  async delete(id, props) { return require("pulumi-wsbridge/runtime").dataRetentionPolicy.delete(id, props); },
+};

@@ -13,6 +13,7 @@ const KINDS = [
   { kind: "Workspace", file: "provider/schemas/workspace.ts", symbol: "WorkspaceInputs", zod: "workspaceInputsSchema" },
   { kind: "WorkspaceLock", file: "provider/schemas/workspace-lock.ts", symbol: "WorkspaceLockInputs", zod: "workspaceLockInputsSchema" },
   { kind: "SshKeyAssignment", file: "provider/schemas/ssh-key-assignment.ts", symbol: "SshKeyAssignmentInputs", zod: "sshKeyAssignmentInputsSchema" },
+  { kind: "DataRetentionPolicy", file: "provider/schemas/data-retention-policy.ts", symbol: "DataRetentionPolicyInputs", zod: "dataRetentionPolicyInputsSchema" },
 ];
 
 /** Element rules typescript-json-schema cannot carry from JSDoc (it drops them on array items and map values). */

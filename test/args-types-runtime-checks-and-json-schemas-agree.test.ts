@@ -9,11 +9,13 @@ import { generateSchemas, KINDS } from "../scripts/generate-schema";
 import { workspaceInputsSchema } from "../provider/schemas/workspace";
 import { workspaceLockInputsSchema } from "../provider/schemas/workspace-lock";
 import { sshKeyAssignmentInputsSchema } from "../provider/schemas/ssh-key-assignment";
+import { dataRetentionPolicyInputsSchema } from "../provider/schemas/data-retention-policy";
 
 const zodSchemas: Record<string, z.ZodType> = {
   Workspace: workspaceInputsSchema,
   WorkspaceLock: workspaceLockInputsSchema,
   SshKeyAssignment: sshKeyAssignmentInputsSchema,
+  DataRetentionPolicy: dataRetentionPolicyInputsSchema,
 };
 
 type JsonSchema = {

@@ -5,6 +5,7 @@ import * as config from "./config";
 import * as workspaceKind from "./kinds/workspace";
 import * as workspaceLockKind from "./kinds/workspace-lock";
 import * as sshKeyAssignmentKind from "./kinds/ssh-key-assignment";
+import * as dataRetentionPolicyKind from "./kinds/data-retention-policy";
 
 /** The part of Pulumi's dynamic `ConfigureRequest` the runtime reads. */
 export interface ConfigureRequest {
@@ -45,4 +46,13 @@ export const sshKeyAssignment = {
   read: sshKeyAssignmentKind.read,
   update: sshKeyAssignmentKind.update,
   delete: sshKeyAssignmentKind.remove,
+};
+
+export const dataRetentionPolicy = {
+  check: dataRetentionPolicyKind.check,
+  diff: dataRetentionPolicyKind.diff,
+  create: dataRetentionPolicyKind.create,
+  read: dataRetentionPolicyKind.read,
+  update: dataRetentionPolicyKind.update,
+  delete: dataRetentionPolicyKind.remove,
 };

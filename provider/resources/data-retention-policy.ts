@@ -1,0 +1,69 @@
+import * as pulumi from "@pulumi/pulumi";
+import type { DataRetentionPolicyInputs } from "../schemas/data-retention-policy";
+import type { DataRetentionPolicyKind, DataRetentionPolicySource } from "../runtime/kinds/data-retention-policy";
+import { dataRetentionPolicyProvider } from "../shims";
+import { claimUniqueName, warnIfTokenInPlaintext } from "./program-checks";
+
+/** Arguments of a {@link DataRetentionPolicy}; every field may be a Pulumi `Input`. See {@link DataRetentionPolicyInputs}. */
+export type DataRetentionPolicyArgs = { [P in keyof DataRetentionPolicyInputs]: pulumi.Input<DataRetentionPolicyInputs[P]> };
+
+/** Every output that is not also an input; each must be registered (as undefined) to appear on the resource. */
+const OUTPUT_ONLY = ["kind", "source", "policyId"] as const;
+
+/** Every input, so that the outputs of the same name exist even when the program leaves the input out. */
+const INPUTS: readonly (keyof DataRetentionPolicyInputs)[] = ["workspaceId", "deleteOlderThanNDays", "dontDelete"];
+
+/**
+ * The data retention policy set on one workspace (self-managed edition only): delete backing data
+ * (configuration and state version files) older than `deleteOlderThanNDays`, or never (`dontDelete: true`).
+ *
+ * - Exactly one form is declared; switching between them, or changing the days, updates in place.
+ * - Changing `workspaceId` replaces the resource; one resource per workspace (a second fails the preview).
+ * - Destroy removes the workspace's own policy, so the workspace falls back to its organization's default.
+ * - Against the hosted edition the preview fails: the policy does not exist there.
+ *
+ * `workspaceId`, `kind`, `deleteOlderThanNDays` and `dontDelete` are derived from the resource id and the
+ * inputs, so they stay known during `pulumi preview` and dependents preview exactly.
+ *
+ * @example
+ * const ws = new Workspace("app", { name: "app-prod" });
+ * new DataRetentionPolicy("app-retention", { workspaceId: ws.id, deleteOlderThanNDays: 30 });
+ */
+export class DataRetentionPolicy extends pulumi.dynamic.Resource {
+  /** The workspace (`ws-…`) the policy is set on; the same as the resource's `id`. Known during preview. */
+  declare readonly workspaceId: pulumi.Output<string>;
+  /** The policy's form: `delete-older` or `dont-delete`. Known during preview. */
+  declare readonly kind: pulumi.Output<DataRetentionPolicyKind>;
+  /** Days after which backing data is deleted; null for `dont-delete`. Known during preview. */
+  declare readonly deleteOlderThanNDays: pulumi.Output<number | null>;
+  /** True when backing data is never deleted. Known during preview. */
+  declare readonly dontDelete: pulumi.Output<boolean>;
+  /**
+   * Whose policy the server reports: `workspace` (the workspace's own, which this resource sets). A policy
+   * removed outside Pulumi (the workspace back on its organization's default) makes the resource gone at refresh.
+   */
+  declare readonly source: pulumi.Output<DataRetentionPolicySource>;
+  /** The server's id of the policy (`drp-…`); it changes when the form changes. */
+  declare readonly policyId: pulumi.Output<string>;
+
+  constructor(name: string, args: DataRetentionPolicyArgs, opts?: pulumi.CustomResourceOptions) {
+    const registered: Record<string, unknown> = {};
+    for (const key of [...OUTPUT_ONLY, ...INPUTS]) registered[key] = undefined;
+    warnIfTokenInPlaintext();
+    // The service holds one policy per workspace: two resources would overwrite each other.
+    claimUniqueName("DataRetentionPolicy", [args.workspaceId], name, "a workspace has one data retention policy");
+    super(dataRetentionPolicyProvider, name, { ...registered, ...args }, opts, "wsbridge", "DataRetentionPolicy");
+
+    // During a preview the engine reports an updated resource's new inputs as its outputs and leaves every
+    // other output unknown; the effective form after `up` is the declared one, so derive it from the inputs.
+    // Each is built on `this.id`, so a consumer still depends on (and waits for) this resource.
+    const known = this as unknown as Record<string, pulumi.Output<unknown>>;
+    const withId = <T>(value: pulumi.Input<T> | undefined) => pulumi.all([this.id, value]).apply(([, v]) => v);
+    const dontDelete = withId(args.dontDelete).apply((v) => v === true);
+    known["workspaceId"] = withId(args.workspaceId);
+    known["dontDelete"] = dontDelete;
+    known["kind"] = dontDelete.apply((d): DataRetentionPolicyKind => (d ? "dont-delete" : "delete-older"));
+    known["deleteOlderThanNDays"] = pulumi.all([dontDelete, withId(args.deleteOlderThanNDays)])
+      .apply(([d, days]) => (d ? null : days ?? null));
+  }
+}

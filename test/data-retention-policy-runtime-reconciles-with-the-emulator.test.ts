@@ -1,0 +1,291 @@
+// The DataRetentionPolicy runtime (what the provider plugin calls) against in-process emulators, one
+// self-managed and one hosted: check and diff decide the preview, create/read/update/delete do what the
+// preview promised, with the number of requests each operation sends.
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { request } from "undici";
+import { startEmulator, type RunningEmulator } from "../emulator";
+import * as runtime from "../provider/runtime";
+import { UNKNOWN } from "../provider/runtime/lifecycle";
+import { resetConfigForTests } from "../provider/runtime/config";
+import { resetEditionCache } from "../provider/runtime/api/operations/ping";
+import { failureOf } from "./support/failure";
+
+const policy = runtime.dataRetentionPolicy;
+const ORG_DEFAULT_DAYS = 90;
+
+let emulator: RunningEmulator;
+let hosted: RunningEmulator;
+
+function configureFor(target: RunningEmulator, extra: Record<string, string> = {}, token = target.token): Promise<void> {
+  resetConfigForTests();
+  resetEditionCache();
+  const settings: Record<string, string> = {
+    "wsbridge:address": target.url, "wsbridge:token": token, "wsbridge:organization": target.organization, ...extra,
+  };
+  return runtime.configure({ config: { get: (key: string) => settings[key] } });
+}
+
+async function api(method: string, p: string, body?: unknown): Promise<{ status: number; body: { data?: { id: string; type: string; attributes?: Record<string, unknown>; relationships?: Record<string, { data: { id: string; type: string } | null }> } } }> {
+  const res = await request(`${emulator.url}/api/v2${p}`, {
+    method: method as "GET",
+    headers: { authorization: `Bearer ${emulator.token}`, "content-type": "application/vnd.api+json" },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.body.text();
+  return { status: res.statusCode, body: text ? JSON.parse(text) : {} };
+}
+
+let counter = 0;
+async function newWorkspace(): Promise<string> {
+  counter += 1;
+  const r = await api("POST", `/organizations/${emulator.organization}/workspaces`, { data: { type: "workspaces", attributes: { name: `drp-${counter}` } } });
+  expect(r.status).toBe(201);
+  return r.body.data?.id ?? "";
+}
+
+const policyPath = (ws: string) => `/workspaces/${ws}/relationships/data-retention-policy`;
+
+/** The requests the emulator received since the last call, as `METHOD /path`. */
+function takeRequests(target = emulator): string[] {
+  const list = target.requests().map((r) => `${r.method} ${r.path.split("?")[0]}`);
+  target.clearRequests();
+  return list;
+}
+
+beforeAll(async () => {
+  for (const name of ["TFE_TOKEN", "TFE_ADDRESS", "TFE_HOSTNAME", "TFE_ORGANIZATION", "WSBRIDGE_TOKEN", "WSBRIDGE_ADDRESS", "WSBRIDGE_ORGANIZATION", "WSBRIDGE_EDITION"]) {
+    delete process.env[name];
+  }
+  process.env.HOME = fs.mkdtempSync(path.join(os.tmpdir(), "wsbridge-home-"));
+  emulator = await startEmulator({
+    port: 0,
+    edition: "self-managed",
+    fixtures: { organizations: [{ name: "example-org", dataRetentionPolicy: { kind: "delete-older", deleteOlderThanNDays: ORG_DEFAULT_DAYS } }] },
+  });
+  hosted = await startEmulator({ port: 0, edition: "hosted" });
+});
+
+afterAll(async () => {
+  await emulator?.close();
+  await hosted?.close();
+});
+
+beforeEach(async () => {
+  await configureFor(emulator);
+  emulator.clearRequests();
+  hosted.clearRequests();
+});
+
+describe("check", () => {
+  test("accepts either form after one read-only ping for the edition, and caches the edition", async () => {
+    expect(await policy.check({}, { workspaceId: "ws-abc", deleteOlderThanNDays: 30, __provider: "x" }))
+      .toEqual({ inputs: { workspaceId: "ws-abc", deleteOlderThanNDays: 30 }, failures: [] });
+    expect((await policy.check({}, { workspaceId: "ws-abc", dontDelete: true })).failures).toEqual([]);
+    expect(takeRequests()).toEqual(["GET /api/v2/ping"]);
+  });
+
+  test("with wsbridge:edition set, sends nothing at all", async () => {
+    await configureFor(emulator, { "wsbridge:edition": "self-managed" });
+    expect((await policy.check({}, { workspaceId: "ws-abc", deleteOlderThanNDays: 30 })).failures).toEqual([]);
+    expect(takeRequests()).toEqual([]);
+  });
+
+  test("tolerates values still unknown during a preview (a workspace being created)", async () => {
+    expect((await policy.check({}, { workspaceId: UNKNOWN, deleteOlderThanNDays: 30 })).failures).toEqual([]);
+    expect((await policy.check({}, { workspaceId: "ws-abc", deleteOlderThanNDays: UNKNOWN })).failures).toEqual([]);
+    expect((await policy.check({}, { workspaceId: "ws-abc", dontDelete: UNKNOWN })).failures).toEqual([]);
+  });
+
+  const BAD: [string, Record<string, unknown>, string, string][] = [
+    ["both forms", { workspaceId: "ws-abc", deleteOlderThanNDays: 30, dontDelete: true }, "dontDelete", "must not be set together with deleteOlderThanNDays"],
+    ["neither form", { workspaceId: "ws-abc" }, "deleteOlderThanNDays", "is required unless dontDelete: true is given"],
+    ["zero days", { workspaceId: "ws-abc", deleteOlderThanNDays: 0 }, "deleteOlderThanNDays", "must be at least 1"],
+    ["negative days", { workspaceId: "ws-abc", deleteOlderThanNDays: -5 }, "deleteOlderThanNDays", "must be at least 1"],
+    ["a fraction of a day", { workspaceId: "ws-abc", deleteOlderThanNDays: 1.5 }, "deleteOlderThanNDays", "whole number of days"],
+    ["days as text", { workspaceId: "ws-abc", deleteOlderThanNDays: "30" }, "deleteOlderThanNDays", "must be a number of days"],
+    ["dontDelete false", { workspaceId: "ws-abc", dontDelete: false }, "dontDelete", "must be true when given"],
+    ["a malformed workspace id", { workspaceId: "prod", deleteOlderThanNDays: 30 }, "workspaceId", 'must be a workspace id ("ws-…")'],
+    ["a workspace id that is a number", { workspaceId: 7, deleteOlderThanNDays: 30 }, "workspaceId", "must be a string"],
+    ["an unknown property", { workspaceId: "ws-abc", deleteOlderThanNDays: 30, days: 30 }, "days", "is not a property of DataRetentionPolicy"],
+  ];
+  test.each(BAD)("refuses %s, naming the property and the rule, with no request", async (_what, inputs, property, rule) => {
+    const { failures } = await policy.check({}, inputs);
+    expect(failures.find((f) => f.property === property)?.reason).toContain(rule);
+    expect(takeRequests()).toEqual([]);
+  });
+
+  test("refuses the hosted edition after one ping, naming the form and the edition", async () => {
+    await configureFor(hosted);
+    const { failures } = await policy.check({}, { workspaceId: "ws-abc", deleteOlderThanNDays: 30 });
+    expect(failures).toEqual([{ property: "deleteOlderThanNDays", reason: expect.stringContaining("exist only in the self-managed edition") }]);
+    expect(failures[0]?.reason).toContain(`${hosted.url} is the hosted edition (its ping says so)`);
+    expect(takeRequests(hosted)).toEqual(["GET /api/v2/ping"]);
+  });
+
+  test("refuses the hosted edition named by wsbridge:edition without any request", async () => {
+    await configureFor(hosted, { "wsbridge:edition": "hosted" });
+    const { failures } = await policy.check({}, { workspaceId: "ws-abc", dontDelete: true });
+    expect(failures).toEqual([{ property: "dontDelete", reason: expect.stringContaining("(wsbridge:edition says so)") }]);
+    expect(takeRequests(hosted)).toEqual([]);
+  });
+});
+
+describe("diff", () => {
+  const olds = { workspaceId: "ws-abc", kind: "delete-older", deleteOlderThanNDays: 30, dontDelete: false, source: "workspace", policyId: "drp-1" };
+
+  test("the same policy is no change", async () => {
+    expect(await policy.diff("ws-abc", olds, { workspaceId: "ws-abc", deleteOlderThanNDays: 30, __provider: "new text" }))
+      .toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+  });
+
+  test("other days, or the other form, update in place", async () => {
+    expect(await policy.diff("ws-abc", olds, { workspaceId: "ws-abc", deleteOlderThanNDays: 31 }))
+      .toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(await policy.diff("ws-abc", olds, { workspaceId: "ws-abc", dontDelete: true }))
+      .toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    const dont = { ...olds, kind: "dont-delete", deleteOlderThanNDays: null, dontDelete: true };
+    expect((await policy.diff("ws-abc", dont, { workspaceId: "ws-abc", dontDelete: true })).changes).toBe(false);
+    expect(await policy.diff("ws-abc", dont, { workspaceId: "ws-abc", deleteOlderThanNDays: 30 }))
+      .toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+  });
+
+  test("another workspace, or one not known yet, replaces", async () => {
+    expect((await policy.diff("ws-abc", olds, { workspaceId: "ws-def", deleteOlderThanNDays: 30 })).replaces).toEqual(["workspaceId"]);
+    expect((await policy.diff("ws-abc", olds, { workspaceId: UNKNOWN, deleteOlderThanNDays: 30 })).replaces).toEqual(["workspaceId"]);
+  });
+
+  test("days not known yet are a change", async () => {
+    expect((await policy.diff("ws-abc", olds, { workspaceId: "ws-abc", deleteOlderThanNDays: UNKNOWN })).changes).toBe(true);
+  });
+
+  test("sends no request", async () => {
+    await policy.diff("ws-abc", olds, { workspaceId: "ws-abc", deleteOlderThanNDays: 31 });
+    expect(takeRequests()).toEqual([]);
+  });
+});
+
+describe("create, read, update, delete", () => {
+  test("each operation sends exactly the requests the README lists, and destroy returns to the organization default", async () => {
+    const ws = await newWorkspace();
+    takeRequests();
+
+    const created = await policy.create({ workspaceId: ws, deleteOlderThanNDays: 30, __provider: "x" });
+    expect(takeRequests()).toEqual([`POST /api/v2${policyPath(ws)}`]);
+    expect(created).toEqual({
+      id: ws,
+      outs: { workspaceId: ws, kind: "delete-older", deleteOlderThanNDays: 30, dontDelete: false, source: "workspace", policyId: expect.stringMatching(/^drp-/) },
+    });
+
+    const refreshed = await policy.read(ws, created.outs);
+    expect(takeRequests()).toEqual([`GET /api/v2${policyPath(ws)}`]);
+    expect(refreshed).toEqual({ id: ws, props: created.outs, inputs: { workspaceId: ws, deleteOlderThanNDays: 30 } });
+
+    const switched = await policy.update(ws, created.outs, { workspaceId: ws, dontDelete: true });
+    expect(takeRequests()).toEqual([`POST /api/v2${policyPath(ws)}`]);
+    expect(switched.outs).toMatchObject({ kind: "dont-delete", deleteOlderThanNDays: null, dontDelete: true, source: "workspace" });
+    expect(switched.outs.policyId).not.toBe(created.outs.policyId);
+    expect((await api("GET", policyPath(ws))).body.data?.type).toBe("data-retention-policy-dont-deletes");
+    takeRequests();
+
+    const back = await policy.update(ws, switched.outs, { workspaceId: ws, deleteOlderThanNDays: 7 });
+    expect(takeRequests()).toEqual([`POST /api/v2${policyPath(ws)}`]);
+    expect(back.outs).toMatchObject({ kind: "delete-older", deleteOlderThanNDays: 7, dontDelete: false });
+
+    await policy.delete(ws, back.outs);
+    expect(takeRequests()).toEqual([`DELETE /api/v2${policyPath(ws)}`]);
+    const fallback = await api("GET", policyPath(ws));
+    expect(fallback.body.data?.attributes).toEqual({ "delete-older-than-n-days": ORG_DEFAULT_DAYS });
+    expect(fallback.body.data?.relationships?.["target"]?.data).toEqual({ id: emulator.organization, type: "organizations" });
+    expect((await api("GET", `/workspaces/${ws}`)).body.data?.relationships?.["data-retention-policy"]?.data).toBeNull();
+  });
+
+  test("setting the same policy twice is safe: the second answer is the same policy", async () => {
+    const ws = await newWorkspace();
+    const first = await policy.create({ workspaceId: ws, deleteOlderThanNDays: 14 });
+    const again = await policy.update(ws, first.outs, { workspaceId: ws, deleteOlderThanNDays: 14 });
+    expect(again.outs).toEqual(first.outs);
+  });
+
+  test("a repeated delete, or one after the workspace is gone, is done", async () => {
+    const ws = await newWorkspace();
+    const { outs } = await policy.create({ workspaceId: ws, dontDelete: true });
+    await policy.delete(ws, outs);
+    takeRequests();
+    // None set any more: C13 answers with the organization's default.
+    await policy.delete(ws, outs);
+    expect(takeRequests()).toEqual([`DELETE /api/v2${policyPath(ws)}`]);
+    expect((await api("DELETE", `/workspaces/${ws}`)).status).toBe(204);
+    takeRequests();
+    await policy.delete(ws, outs);
+    // 404: one read of the workspace tells "gone" from "may not". (The client also confirms the edition on a
+    // 404, once per process: in a real run the preview's check has cached it already.)
+    expect(takeRequests()).toEqual([`DELETE /api/v2${policyPath(ws)}`, "GET /api/v2/ping", `GET /api/v2/workspaces/${ws}`]);
+  });
+});
+
+describe("refresh", () => {
+  test("shows days or a form changed outside Pulumi as the inputs that would restore them", async () => {
+    const ws = await newWorkspace();
+    const { outs } = await policy.create({ workspaceId: ws, deleteOlderThanNDays: 30 });
+    await api("POST", policyPath(ws), { data: { type: "data-retention-policy-delete-olders", attributes: { "delete-older-than-n-days": 5 } } });
+    const drifted = await policy.read(ws, outs);
+    expect(drifted.inputs).toEqual({ workspaceId: ws, deleteOlderThanNDays: 5 });
+    expect((await policy.diff(ws, drifted.props ?? {}, { workspaceId: ws, deleteOlderThanNDays: 30 })).changes).toBe(true);
+    await api("POST", policyPath(ws), { data: { type: "data-retention-policy-dont-deletes" } });
+    const switched = await policy.read(ws, outs);
+    expect(switched.inputs).toEqual({ workspaceId: ws, dontDelete: true });
+    expect(switched.props).toMatchObject({ kind: "dont-delete", source: "workspace" });
+  });
+
+  test("a policy removed outside Pulumi (the organization default showing) makes the resource gone", async () => {
+    const ws = await newWorkspace();
+    const { outs } = await policy.create({ workspaceId: ws, deleteOlderThanNDays: 30 });
+    expect((await api("DELETE", policyPath(ws))).status).toBe(204);
+    takeRequests();
+    expect(await policy.read(ws, outs)).toEqual({ id: "" });
+    expect(takeRequests()).toEqual([`GET /api/v2${policyPath(ws)}`]);
+  });
+
+  test("a workspace deleted outside Pulumi makes the resource gone", async () => {
+    const ws = await newWorkspace();
+    const { outs } = await policy.create({ workspaceId: ws, deleteOlderThanNDays: 30 });
+    await api("DELETE", `/workspaces/${ws}`);
+    expect(await policy.read(ws, outs)).toEqual({ id: "" });
+  });
+});
+
+describe("refusals", () => {
+  test("a read-only token: the message names the admin permission it lacks", async () => {
+    const ws = await newWorkspace();
+    const readOnly = emulator.issueToken({ kind: "team", access: "read" });
+    await configureFor(emulator, {}, readOnly);
+    takeRequests();
+    const error = await failureOf(policy.create({ workspaceId: ws, deleteOlderThanNDays: 30 }));
+    expect(error.message).toContain("the token lacks admin permission on the workspace, which setting its data retention policy requires");
+    expect(error.message).toContain("can-update: false");
+    expect(error.message).not.toContain(readOnly);
+    expect(takeRequests()).toEqual([`POST /api/v2${policyPath(ws)}`, "GET /api/v2/ping", `GET /api/v2/workspaces/${ws}`]);
+  });
+
+  test("a read-only token cannot remove the policy, and destroy says so instead of claiming it is done", async () => {
+    const ws = await newWorkspace();
+    const { outs } = await policy.create({ workspaceId: ws, deleteOlderThanNDays: 30 });
+    await configureFor(emulator, {}, emulator.issueToken({ kind: "team", access: "read" }));
+    const error = await failureOf(policy.delete(ws, outs));
+    expect(error.message).toContain("which removing its data retention policy requires");
+    expect((await api("GET", policyPath(ws))).body.data?.relationships?.["target"]?.data).toEqual({ id: ws, type: "workspaces" });
+  });
+
+  test("a workspace that does not exist is named", async () => {
+    const error = await failureOf(policy.create({ workspaceId: "ws-doesnotexist01", deleteOlderThanNDays: 30 }));
+    expect(error.message).toContain("workspace ws-doesnotexist01 does not exist, or the token may not see it");
+  });
+
+  test("the hosted edition is named by create too (a preview skipped with `up --skip-preview`)", async () => {
+    await configureFor(hosted);
+    const error = await failureOf(policy.create({ workspaceId: "ws-abc", deleteOlderThanNDays: 30 }));
+    expect(error.message).toContain("only available in the self-managed edition");
+  });
+});
