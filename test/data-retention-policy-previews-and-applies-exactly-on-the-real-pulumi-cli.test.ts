@@ -8,6 +8,7 @@
 import type { EngineEvent, PulumiCommand } from "@pulumi/pulumi/automation";
 import { request } from "undici";
 import { startEmulator, type RunningEmulator } from "../emulator";
+import { stepsOf, type Step } from "./support/engine-events";
 import { createStack, emulatorStackConfig, pulumiCli, type HarnessStack } from "../scripts/lib/stack-harness";
 import type { DataRetentionPolicyArgs } from "pulumi-wsbridge";
 import { failureOf } from "./support/failure";
@@ -84,27 +85,12 @@ async function livePolicy(): Promise<Policy> {
   return body.data;
 }
 
-interface Step { op: string; name: string; changedInputs: string[] }
-
-function stepsOf(events: EngineEvent[]): Step[] {
-  return events.flatMap((event) => {
-    const m = event.resourcePreEvent?.metadata;
-    if (!m || m.type !== TYPE) return [];
-    const before = m.old?.inputs ?? {};
-    const after = m.new?.inputs ?? {};
-    const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
-    keys.delete("__provider");
-    const changedInputs = [...keys].filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k])).sort();
-    return [{ op: m.op, name: m.urn.split("::").pop() ?? "", changedInputs }];
-  }).filter((s) => s.op !== "same");
-}
-
 async function preview(): Promise<{ steps: Step[]; writes: string[]; reads: string[] }> {
   const events: EngineEvent[] = [];
   emulator.clearRequests();
   await harness.stack.preview({ onEvent: (e) => events.push(e), onOutput: log, diff: true });
   const requests = emulator.requests().map((r) => `${r.method} ${r.path.split("?")[0]}`);
-  return { steps: stepsOf(events), writes: requests.filter((r) => !r.startsWith("GET")), reads: requests.filter((r) => r.startsWith("GET")) };
+  return { steps: stepsOf(events, TYPE), writes: requests.filter((r) => !r.startsWith("GET")), reads: requests.filter((r) => r.startsWith("GET")) };
 }
 
 async function up(): Promise<{ changes: Record<string, number | undefined>; all: string[]; writes: string[]; outputs: Record<string, unknown> }> {

@@ -7,6 +7,7 @@
 import type { EngineEvent, PulumiCommand } from "@pulumi/pulumi/automation";
 import { request } from "undici";
 import { DEFAULT_ORGANIZATION, startEmulator, type RunningEmulator } from "../emulator";
+import { notesOf } from "./support/engine-events";
 import { createStack, emulatorStackConfig, pulumiCli, type HarnessStack } from "../scripts/lib/stack-harness";
 import type { SshKeyAssignmentArgs } from "pulumi-wsbridge";
 import { failureOf } from "./support/failure";
@@ -106,8 +107,6 @@ function stepsOf(events: EngineEvent[]): Step[] {
   }).filter((s) => s.op !== "same");
 }
 
-const notesOf = (events: EngineEvent[]): string[] =>
-  events.flatMap((e) => (e.diagnosticEvent && String(e.diagnosticEvent.severity) !== "debug" ? [e.diagnosticEvent.message.trim()] : []));
 
 async function preview(): Promise<{ steps: Step[]; summary: Record<string, number | undefined>; writes: string[]; requests: number }> {
   const events: EngineEvent[] = [];

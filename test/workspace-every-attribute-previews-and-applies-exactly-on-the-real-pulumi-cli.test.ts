@@ -7,6 +7,7 @@
 import type { EngineEvent, PulumiCommand } from "@pulumi/pulumi/automation";
 import { request } from "undici";
 import { DEFAULT_ORGANIZATION, startEmulator, type RunningEmulator } from "../emulator";
+import { notesOf, stepsOf, type Step } from "./support/engine-events";
 import { createStack, emulatorStackConfig, pulumiCli, type HarnessStack } from "../scripts/lib/stack-harness";
 import type { WorkspaceArgs } from "pulumi-wsbridge";
 import { failureOf } from "./support/failure";
@@ -130,33 +131,17 @@ async function directBindings(id: string): Promise<Record<string, string>> {
   return Object.fromEntries(doc.data.map((b) => [b.attributes.key, b.attributes.value]));
 }
 
-interface Step { op: string; name: string; changedInputs: string[] }
-
-function stepsOf(events: EngineEvent[]): Step[] {
-  return events.flatMap((event) => {
-    const m = event.resourcePreEvent?.metadata;
-    if (!m || m.type !== TYPE) return [];
-    const before = m.old?.inputs ?? {};
-    const after = m.new?.inputs ?? {};
-    const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
-    keys.delete("__provider");
-    const changedInputs = [...keys].filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k])).sort();
-    return [{ op: m.op, name: m.urn.split("::").pop() ?? "", changedInputs }];
-  }).filter((s) => s.op !== "same");
-}
-
 async function preview(): Promise<{ steps: Step[]; summary: Record<string, number | undefined>; writes: string[]; reads: number; notes: string[] }> {
   const events: EngineEvent[] = [];
   emulator.clearRequests();
   const result = await harness.stack.preview({ onEvent: (e) => events.push(e), onOutput: log, diff: true });
   const requests = emulator.requests();
   return {
-    steps: stepsOf(events),
+    steps: stepsOf(events, TYPE),
     summary: result.changeSummary,
     writes: requests.filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`),
     reads: requests.filter((r) => r.method === "GET").length,
-    // What the CLI shows as warnings and infos (debug messages are not shown).
-    notes: events.flatMap((e) => (e.diagnosticEvent && String(e.diagnosticEvent.severity) !== "debug" ? [e.diagnosticEvent.message.trim()] : [])),
+    notes: notesOf(events),
   };
 }
 
