@@ -9,6 +9,8 @@ export { SshKeyAssignment, type SshKeyAssignmentArgs } from "./resources/ssh-key
 export type { SshKeyAssignmentInputs } from "./schemas/ssh-key-assignment";
 export { DataRetentionPolicy, type DataRetentionPolicyArgs } from "./resources/data-retention-policy";
 export type { DataRetentionPolicyInputs } from "./schemas/data-retention-policy";
+export { WorkspaceTagBindings, type WorkspaceTagBindingsArgs } from "./resources/workspace-tag-bindings";
+export type { WorkspaceTagBindingsInputs } from "./schemas/workspace-tag-bindings";
 export {
   getWorkspace, getWorkspaceOutput, listWorkspaces, listWorkspacesOutput,
   type GetWorkspaceArgs, type GetWorkspaceOutputArgs, type ListWorkspacesArgs, type ListWorkspacesOutputArgs,

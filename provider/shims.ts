@@ -49,3 +49,13 @@ export const dataRetentionPolicyProvider: Provider = {
   async update(id, olds, news) { return require("pulumi-wsbridge/runtime").dataRetentionPolicy.update(id, olds, news); },
   async delete(id, props) { return require("pulumi-wsbridge/runtime").dataRetentionPolicy.delete(id, props); },
 };
+
+export const workspaceTagBindingsProvider: Provider = {
+  async configure(req) { return require("pulumi-wsbridge/runtime").configure(req); },
+  async check(olds, news) { return require("pulumi-wsbridge/runtime").workspaceTagBindings.check(olds, news); },
+  async diff(id, olds, news) { return require("pulumi-wsbridge/runtime").workspaceTagBindings.diff(id, olds, news); },
+  async create(inputs) { return require("pulumi-wsbridge/runtime").workspaceTagBindings.create(inputs); },
+  async read(id, props) { return require("pulumi-wsbridge/runtime").workspaceTagBindings.read(id, props); },
+  async update(id, olds, news) { return require("pulumi-wsbridge/runtime").workspaceTagBindings.update(id, olds, news); },
+  async delete(id, props) { return require("pulumi-wsbridge/runtime").workspaceTagBindings.delete(id, props); },
+};

@@ -14,6 +14,7 @@ const KINDS = [
   { kind: "WorkspaceLock", file: "provider/schemas/workspace-lock.ts", symbol: "WorkspaceLockInputs", zod: "workspaceLockInputsSchema" },
   { kind: "SshKeyAssignment", file: "provider/schemas/ssh-key-assignment.ts", symbol: "SshKeyAssignmentInputs", zod: "sshKeyAssignmentInputsSchema" },
   { kind: "DataRetentionPolicy", file: "provider/schemas/data-retention-policy.ts", symbol: "DataRetentionPolicyInputs", zod: "dataRetentionPolicyInputsSchema" },
+  { kind: "WorkspaceTagBindings", file: "provider/schemas/workspace-tag-bindings.ts", symbol: "WorkspaceTagBindingsInputs", zod: "workspaceTagBindingsInputsSchema" },
 ];
 
 /** Element rules typescript-json-schema cannot carry from JSDoc (it drops them on array items and map values). */

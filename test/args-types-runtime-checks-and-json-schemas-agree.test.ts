@@ -10,12 +10,14 @@ import { workspaceInputsSchema } from "../provider/schemas/workspace";
 import { workspaceLockInputsSchema } from "../provider/schemas/workspace-lock";
 import { sshKeyAssignmentInputsSchema } from "../provider/schemas/ssh-key-assignment";
 import { dataRetentionPolicyInputsSchema } from "../provider/schemas/data-retention-policy";
+import { workspaceTagBindingsInputsSchema } from "../provider/schemas/workspace-tag-bindings";
 
 const zodSchemas: Record<string, z.ZodType> = {
   Workspace: workspaceInputsSchema,
   WorkspaceLock: workspaceLockInputsSchema,
   SshKeyAssignment: sshKeyAssignmentInputsSchema,
   DataRetentionPolicy: dataRetentionPolicyInputsSchema,
+  WorkspaceTagBindings: workspaceTagBindingsInputsSchema,
 };
 
 type JsonSchema = {

@@ -4,6 +4,7 @@ import type { EffectiveTagBindingOutput, VcsRepoOutput } from "../runtime/kinds/
 import { resolveAddress } from "../runtime/address";
 import { workspaceProvider } from "../shims";
 import { claimUniqueName, ownerMarker, warnIfTokenInPlaintext } from "./program-checks";
+import { claimWorkspaceTagKeys } from "./workspace-tag-bindings";
 
 /** Arguments of a {@link Workspace}; every field may be a Pulumi `Input`. See {@link WorkspaceInputs}. */
 export type WorkspaceArgs = { [K in keyof WorkspaceInputs]: pulumi.Input<WorkspaceInputs[K]> };
@@ -151,6 +152,9 @@ export class Workspace extends pulumi.dynamic.Resource {
     known["workspaceId"] = this.id;
     known["apiUrl"] = fromId((id) => new URL(`/api/v2/workspaces/${encodeURIComponent(id)}`, address).toString());
     known["name"] = pulumi.all([this.id, args.name]).apply(([, ws]) => ws);
+    // What WorkspaceTagBindings of the same program must know: this workspace's direct tag keys
+    // (a key is owned by one resource).
+    claimWorkspaceTagKeys("Workspace", name, this.id, args.tagBindings, false);
     if (organization !== undefined) {
       known["organization"] = pulumi.all([this.id, organization]).apply(([, org]) => org);
       known["htmlUrl"] = pulumi.all([this.id, organization, args.name]).apply(([, org, ws]) =>

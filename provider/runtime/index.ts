@@ -6,6 +6,7 @@ import * as workspaceKind from "./kinds/workspace";
 import * as workspaceLockKind from "./kinds/workspace-lock";
 import * as sshKeyAssignmentKind from "./kinds/ssh-key-assignment";
 import * as dataRetentionPolicyKind from "./kinds/data-retention-policy";
+import * as workspaceTagBindingsKind from "./kinds/workspace-tag-bindings";
 
 /** The part of Pulumi's dynamic `ConfigureRequest` the runtime reads. */
 export interface ConfigureRequest {
@@ -55,4 +56,13 @@ export const dataRetentionPolicy = {
   read: dataRetentionPolicyKind.read,
   update: dataRetentionPolicyKind.update,
   delete: dataRetentionPolicyKind.remove,
+};
+
+export const workspaceTagBindings = {
+  check: workspaceTagBindingsKind.check,
+  diff: workspaceTagBindingsKind.diff,
+  create: workspaceTagBindingsKind.create,
+  read: workspaceTagBindingsKind.read,
+  update: workspaceTagBindingsKind.update,
+  delete: workspaceTagBindingsKind.remove,
 };

@@ -1,0 +1,303 @@
+// WorkspaceTagBindings lifecycle: check, diff, create, read, update, delete.
+// Shape shared by every kind: validate → build the request → call the client → map to outputs.
+//
+// Additive by default: adds and value changes go through C10 (which never removes); a key this resource
+// declared and no longer declares is removed through the workspace update's `tag-bindings` relationship
+// (A5 replaces the whole direct set), written as "the current set (C8) minus the removed keys". Keys this
+// resource never declared are left alone. With `exclusive`, A5 sets the declared map as the whole set.
+//
+// The id is `${workspaceId}:${12 hex of sha256(the sorted keys declared at create)}`, so two additive
+// resources on one workspace (each with its own keys) have different ids. The id never changes after
+// create; the outputs carry the workspace id and the keys managed (`__managedKeys`).
+import { createHash } from "node:crypto";
+import {
+  MAX_DIRECT_TAG_BINDINGS, workspaceTagBindingsInputsSchema, type WorkspaceTagBindingsInputs,
+} from "../../schemas/workspace-tag-bindings";
+import {
+  ForbiddenError, NotFoundError, ValidationError, type EffectiveTagBinding, type TagBinding, type TagBindingInput, type WsbridgeClient,
+} from "../api";
+import { settingsProblem, sharedClient } from "../config";
+import {
+  isUnknown, staleSettingsHint, userInputs, validate, withoutProvider, type CheckOutcome, type DiffOutcome, type Props,
+} from "../lifecycle";
+import { assertServesTheApi } from "../serves-the-api";
+
+const KIND = "WorkspaceTagBindings";
+
+type TagMap = Record<string, string>;
+
+/** An effective binding: `inheritedFrom` is the project id for a tag inherited from the project, null for a direct one. */
+export type EffectiveTag = { key: string; value: string; inheritedFrom: string | null };
+
+/** Everything a WorkspaceTagBindings exposes. A type alias so outputs pass where plain property maps are expected. */
+export type WorkspaceTagBindingsOutputs = {
+  workspaceId: string;
+  /** The managed keys as the server reports them (a managed key removed outside Pulumi is absent). */
+  tags: TagMap;
+  exclusive: boolean;
+  /** Every direct binding of the workspace, managed by this resource or not. */
+  allDirectTags: TagMap;
+  /** Direct plus project-inherited bindings (C9). */
+  effectiveTags: EffectiveTag[];
+  /** The keys this resource declared at its last apply: what it removes when they leave `tags`, and at destroy. */
+  __managedKeys: string[];
+};
+
+// ---- check ----------------------------------------------------------------------------------
+
+/**
+ * No request for bad inputs. When every input is known and the mode is additive, one read (C8) counts
+ * the keys already on the workspace that this resource keeps, so the limit of 10 fails at preview.
+ */
+export async function check(olds: Props, news: Props): Promise<CheckOutcome<Props>> {
+  const problem = settingsProblem();
+  if (problem !== undefined) throw new Error(problem);
+  const outcome = validate(workspaceTagBindingsInputsSchema, userInputs(news), KIND);
+  if (outcome.failures.length > 0 || isUnknown(outcome.inputs)) return outcome;
+  const declared = parseChecked(outcome.inputs);
+  if (declared.exclusive === true) return outcome;
+  const previouslyDeclared = new Set(Object.keys(tagsOf(withoutProvider(olds).tags)));
+  let live: TagBinding[];
+  try {
+    live = await sharedClient().listTagBindings(declared.workspaceId);
+  } catch {
+    return outcome; // a workspace not there yet (or not readable) is for create to report, with its reason
+  }
+  const othersKept = live.map((b) => b.key).filter((key) => !(key in declared.tags) && !previouslyDeclared.has(key));
+  const total = Object.keys(declared.tags).length + othersKept.length;
+  if (total > MAX_DIRECT_TAG_BINDINGS) {
+    return {
+      inputs: outcome.inputs,
+      failures: [{
+        property: "tags",
+        reason: `would make ${total} direct tags on workspace "${declared.workspaceId}" (at most ${MAX_DIRECT_TAG_BINDINGS}): ` +
+          `it already has ${othersKept.length} not managed by this resource (${othersKept.join(", ")}). Declare fewer keys, ` +
+          "or remove some of those on the service (or use exclusive: true to own the whole set).",
+      }],
+    };
+  }
+  return outcome;
+}
+
+// ---- diff -----------------------------------------------------------------------------------
+
+/**
+ * No request. Compares the declaration with the state (which a refresh updates from the server):
+ * a managed key changed or removed outside shows as the update that restores it; in exclusive mode an
+ * unmanaged direct key does too. Another workspace replaces (bound on the new one, then removed from the old).
+ */
+export async function diff(_id: string, olds: Props, news: Props): Promise<DiffOutcome> {
+  const state = withoutProvider(olds);
+  const inputs = userInputs(news);
+  const replaces = isUnknown(inputs.workspaceId) || inputs.workspaceId !== state.workspaceId ? ["workspaceId"] : [];
+  const changes = replaces.length > 0 || tagsDiffer(state, inputs) || (inputs.exclusive === true) !== (state.exclusive === true);
+  return { changes, replaces, deleteBeforeReplace: false };
+}
+
+function tagsDiffer(state: Props, inputs: Props): boolean {
+  if (isUnknown(inputs.tags)) return true;
+  const declared = tagsOf(inputs.tags);
+  const live = tagsOf(state.tags);
+  if (Object.entries(declared).some(([key, value]) => live[key] !== value)) return true;
+  if (managedKeysOf(state).some((key) => !(key in declared) && key in tagsOf(state.allDirectTags))) return true;
+  if (inputs.exclusive === true && Object.keys(tagsOf(state.allDirectTags)).some((key) => !(key in declared))) return true;
+  return false;
+}
+
+// ---- create ---------------------------------------------------------------------------------
+
+/** Two requests: C10 (additive; C8 when no tag is declared) or A5 (exclusive), then C9 for the effective tags. */
+export async function create(inputs: Props): Promise<{ id: string; outs: WorkspaceTagBindingsOutputs }> {
+  const declared = parseChecked(inputs);
+  const client = sharedClient();
+  const direct = await write(client, declared, async () => {
+    if (declared.exclusive === true) return replaceDirectSet(client, declared.workspaceId, declared.tags);
+    if (Object.keys(declared.tags).length === 0) return mapOf(await client.listTagBindings(declared.workspaceId));
+    return mapOf(await client.addTagBindings(declared.workspaceId, bindingsOf(declared.tags)));
+  });
+  const effective = await effectiveOf(client, declared.workspaceId);
+  return { id: idOf(declared), outs: outputsOf(declared, direct, effective) };
+}
+
+// ---- read -----------------------------------------------------------------------------------
+
+/**
+ * Two requests: C8 and C9. The managed keys' live values become the inputs, so a managed key changed
+ * or removed outside Pulumi shows in the next preview; an unmanaged key added outside does not (unless exclusive).
+ */
+export async function read(id: string, props: Props | undefined): Promise<{ id: string; props?: WorkspaceTagBindingsOutputs; inputs?: Props }> {
+  const state = withoutProvider(props);
+  const workspaceId = typeof state.workspaceId === "string" ? state.workspaceId : id.split(":")[0] ?? id;
+  const client = sharedClient();
+  let direct: TagMap;
+  let effective: EffectiveTag[];
+  try {
+    direct = mapOf(await client.listTagBindings(workspaceId));
+    effective = await effectiveOf(client, workspaceId);
+  } catch (error) {
+    if (error instanceof NotFoundError) {
+      await assertServesTheApi(client, ", so a workspace not found there is not known to be gone");
+      return { id: "" }; // gone with its workspace
+    }
+    throw withHint(error, "refresh");
+  }
+  const managed = managedKeysOf(state);
+  const exclusive = state.exclusive === true;
+  const outs: WorkspaceTagBindingsOutputs = {
+    workspaceId, tags: pick(direct, managed), exclusive, allDirectTags: direct, effectiveTags: effective, __managedKeys: managed,
+  };
+  return { id, props: outs, inputs: { workspaceId, tags: outs.tags, ...(exclusive && { exclusive }) } };
+}
+
+// ---- update ---------------------------------------------------------------------------------
+
+/**
+ * Exclusive: A5 with the declared set, then C9 (2 requests). Additive: C10 with the added and changed
+ * keys, then C9 (2); when a managed key leaves the declaration: C8, A5 with the current set minus the
+ * removed keys plus the declared ones, then C9 (3).
+ */
+export async function update(_id: string, olds: Props, news: Props): Promise<{ outs: WorkspaceTagBindingsOutputs }> {
+  const declared = parseChecked(news);
+  const state = withoutProvider(olds);
+  const client = sharedClient();
+  const direct = await write(client, declared, async () => {
+    if (declared.exclusive === true) return replaceDirectSet(client, declared.workspaceId, declared.tags);
+    const removed = managedKeysOf(state).filter((key) => !(key in declared.tags));
+    if (removed.length > 0) {
+      const current = mapOf(await client.listTagBindings(declared.workspaceId));
+      for (const key of removed) delete current[key];
+      return replaceDirectSet(client, declared.workspaceId, { ...current, ...declared.tags });
+    }
+    const live = tagsOf(state.tags);
+    const changed = Object.entries(declared.tags).filter(([key, value]) => live[key] !== value);
+    if (changed.length === 0) return mapOf(await client.listTagBindings(declared.workspaceId));
+    return mapOf(await client.addTagBindings(declared.workspaceId, bindingsOf(Object.fromEntries(changed))));
+  });
+  const effective = await effectiveOf(client, declared.workspaceId);
+  return { outs: outputsOf(declared, direct, effective) };
+}
+
+// ---- delete ---------------------------------------------------------------------------------
+
+/**
+ * One request (C8) when none of the managed keys is still bound; two (C8, then A5 with the current set
+ * minus the managed keys) otherwise. Keys this resource never declared stay, in both modes.
+ */
+export async function remove(_id: string, props: Props): Promise<void> {
+  const state = withoutProvider(props);
+  const workspaceId = String(state.workspaceId ?? "");
+  const managed = managedKeysOf(state);
+  const client = sharedClient();
+  try {
+    const current = mapOf(await client.listTagBindings(workspaceId));
+    if (!managed.some((key) => key in current)) return;
+    for (const key of managed) delete current[key];
+    await client.updateWorkspace(workspaceId, { tagBindings: bindingsOf(current) });
+  } catch (error) {
+    if (error instanceof NotFoundError) {
+      // Gone with its workspace, unless the workspace is there and only the token may not change it.
+      const readable = await client.listTagBindings(workspaceId).then(() => true, () => false);
+      if (!readable) return;
+      throw new Error(permissionMessage(workspaceId, "removed"), { cause: error });
+    }
+    if (error instanceof ForbiddenError) throw new Error(permissionMessage(workspaceId, "removed"), { cause: error });
+    throw withHint(error, "destroy");
+  }
+}
+
+// ---- requests and errors ----------------------------------------------------------------------
+
+/** A5 with the given set as the whole direct set; the direct set is then exactly that set. */
+async function replaceDirectSet(client: WsbridgeClient, workspaceId: string, tags: TagMap): Promise<TagMap> {
+  await client.updateWorkspace(workspaceId, { tagBindings: bindingsOf(tags) });
+  return { ...tags };
+}
+
+async function effectiveOf(client: WsbridgeClient, workspaceId: string): Promise<EffectiveTag[]> {
+  const effective = await client.listEffectiveTagBindings(workspaceId);
+  return effective.map(toEffectiveTag);
+}
+
+/** Runs a write; every refusal becomes a message naming the property at fault. */
+async function write(client: WsbridgeClient, declared: WorkspaceTagBindingsInputs, action: () => Promise<TagMap>): Promise<TagMap> {
+  try {
+    return await action();
+  } catch (error) {
+    if (error instanceof ForbiddenError) throw new Error(permissionMessage(declared.workspaceId, "bound"), { cause: error });
+    if (error instanceof ValidationError) {
+      throw new Error(
+        `${KIND} on workspace "${declared.workspaceId}": the service refused the tags (${error.detail ?? error.message}` +
+          `${error.pointer ? ` at ${error.pointer}` : ""}). Check \`tags\` against the rules (at most ${MAX_DIRECT_TAG_BINDINGS} direct ` +
+          "tags, including those bound by others). Nothing was changed.", { cause: error },
+      );
+    }
+    if (!(error instanceof NotFoundError)) throw error;
+    // 404: a missing workspace, or one the token may only read. One read tells them apart.
+    const readable = await client.listTagBindings(declared.workspaceId).then(() => true, () => false);
+    if (readable) throw new Error(permissionMessage(declared.workspaceId, "bound"), { cause: error });
+    await assertServesTheApi(client);
+    throw new Error(
+      `${KIND}: workspaceId "${declared.workspaceId}" does not exist, or the token may not read it. Check the id ` +
+        "(a Workspace resource's `id` or `workspaceId` output) and the token's access. Nothing was changed.", { cause: error },
+    );
+  }
+}
+
+function permissionMessage(workspaceId: string, action: "bound" | "removed"): string {
+  return `${KIND} on workspace "${workspaceId}": the tags were not ${action} because the token may not manage the ` +
+    "workspace's tags (it needs admin access on the workspace, the organization's \"manage-workspaces\" access, an " +
+    "organization token, or an owner). Use such a token (wsbridge:token), or ask an owner to grant the access.";
+}
+
+function withHint(error: unknown, command: "refresh" | "destroy"): unknown {
+  const hint = staleSettingsHint(error, command);
+  return hint === undefined ? error : new Error(`${(error as Error).message}. ${hint}`, { cause: error });
+}
+
+// ---- mapping --------------------------------------------------------------------------------
+
+function parseChecked(props: Props): WorkspaceTagBindingsInputs {
+  return workspaceTagBindingsInputsSchema.parse(userInputs(props));
+}
+
+/** `${workspaceId}:${12 hex of sha256 of the sorted declared keys}`: distinct per additive resource on a workspace. */
+function idOf(declared: WorkspaceTagBindingsInputs): string {
+  const keys = Object.keys(declared.tags).sort().join("\n");
+  const digest = createHash("sha256").update(`${declared.exclusive === true ? "exclusive" : "additive"}\n${keys}`).digest("hex");
+  return `${declared.workspaceId}:${digest.slice(0, 12)}`;
+}
+
+function outputsOf(declared: WorkspaceTagBindingsInputs, direct: TagMap, effective: EffectiveTag[]): WorkspaceTagBindingsOutputs {
+  const managed = Object.keys(declared.tags).sort();
+  return {
+    workspaceId: declared.workspaceId, tags: pick(direct, managed), exclusive: declared.exclusive === true,
+    allDirectTags: direct, effectiveTags: effective, __managedKeys: managed,
+  };
+}
+
+function toEffectiveTag(b: EffectiveTagBinding): EffectiveTag {
+  return { key: b.key, value: b.value, inheritedFrom: b.inheritedFrom === null ? null : (b.inheritedFrom.id ?? b.inheritedFrom.link) };
+}
+
+function bindingsOf(tags: TagMap): TagBindingInput[] {
+  return Object.entries(tags).map(([key, value]) => ({ key, value }));
+}
+
+function mapOf(bindings: TagBinding[]): TagMap {
+  return Object.fromEntries(bindings.map((b) => [b.key, b.value]));
+}
+
+function pick(tags: TagMap, keys: string[]): TagMap {
+  return Object.fromEntries(keys.filter((key) => key in tags).map((key) => [key, tags[key] as string]));
+}
+
+function tagsOf(value: unknown): TagMap {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return {};
+  return Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === "string"));
+}
+
+function managedKeysOf(state: Props): string[] {
+  const keys = state.__managedKeys;
+  if (Array.isArray(keys)) return keys.filter((k): k is string => typeof k === "string");
+  return Object.keys(tagsOf(state.tags));
+}

@@ -1,0 +1,89 @@
+// The one source of a WorkspaceTagBindings's inputs: the documented interface (docs and JSON Schema)
+// and the zod schema the provider checks them with; a compile-time check keeps the two in agreement.
+//
+// The tag rules are the spec's Limits, the same as Workspace.tagBindings (schemas/workspace.ts). They are
+// copied here because workspace.ts does not export them; keep the two in step (TAG_TEXT, the lengths,
+// the reserved prefixes, the limit of 10).
+import { z } from "zod";
+import type { Equals, Assert } from "./type-equality";
+
+/**
+ * Key-value tags this resource binds directly on the workspace: tag key → value. Keys: 1–128
+ * characters; values: up to 256 (`""` binds a key-only tag); both letters, digits and `_ . = + - @ :`;
+ * keys must not start with `hc:` or `hcp:`. At most 10 (with, in additive mode, the keys already on the
+ * workspace that this resource does not manage).
+ */
+export interface WorkspaceTagBindingsTags {
+  [key: string]: WorkspaceTagBindingsValue;
+}
+
+/**
+ * A tag value: up to 256 letters, digits and `_ . = + - @ :`, or `""` for a key-only tag.
+ * @maxLength 256
+ * @pattern ^$|^[A-Za-z0-9_.=+\-@:]+$
+ */
+export type WorkspaceTagBindingsValue = string;
+
+/** What a {@link WorkspaceTagBindings} manages: some (or, with `exclusive`, all) direct key-value tags of one workspace. */
+export interface WorkspaceTagBindingsInputs {
+  /**
+   * The workspace (`ws-…`). Changing it replaces the resource: the tags are bound on the new
+   * workspace, then the managed keys are removed from the old one.
+   * @pattern ^ws-[A-Za-z0-9]+$
+   */
+  workspaceId: string;
+  /**
+   * The tags this resource binds. Additive by default: keys bound by others (the UI, another stack)
+   * are left alone; a key removed here is unbound. May be empty.
+   */
+  tags: WorkspaceTagBindingsTags;
+  /**
+   * When true, `tags` is the whole set of direct bindings: every other direct key is removed at `up`,
+   * and a key added outside Pulumi shows as drift. Default false (additive). Only one exclusive
+   * WorkspaceTagBindings, and no other WorkspaceTagBindings, may exist per workspace.
+   */
+  exclusive?: boolean;
+}
+
+export const TAG_TEXT = /^[A-Za-z0-9_.=+\-@:]+$/;
+export const MAX_TAG_KEY_LENGTH = 128;
+export const MAX_TAG_VALUE_LENGTH = 256;
+export const MAX_DIRECT_TAG_BINDINGS = 10;
+const RESERVED_PREFIX = /^[Hh][Cc][Pp]?:/;
+
+/** The rule a tag key breaks, or undefined: the spec's Limits (the same rules as Workspace.tagBindings). */
+export function tagKeyProblem(key: string): string | undefined {
+  if (key.length === 0) return "tag keys must not be empty";
+  if (key.length > MAX_TAG_KEY_LENGTH) return `tag key "${key.slice(0, 40)}…" must be at most ${MAX_TAG_KEY_LENGTH} characters (it has ${key.length})`;
+  if (!TAG_TEXT.test(key)) return `tag key "${key}" may contain only letters, digits and _ . = + - @ :`;
+  if (RESERVED_PREFIX.test(key)) return `tag key "${key}" must not start with the reserved prefixes hc: or hcp:`;
+  return undefined;
+}
+
+const text = () => z.string({ error: "must be a string" });
+
+const tagsSchema = z.record(
+  text(),
+  text()
+    .max(MAX_TAG_VALUE_LENGTH, `must be at most ${MAX_TAG_VALUE_LENGTH} characters`)
+    .regex(/^$|^[A-Za-z0-9_.=+\-@:]+$/, "may contain only letters, digits and _ . = + - @ : (or be \"\" for a key-only tag)"),
+  { error: "must be a map of tag keys to values" },
+).superRefine((tags, ctx) => {
+  for (const key of Object.keys(tags)) {
+    const problem = tagKeyProblem(key);
+    if (problem !== undefined) ctx.addIssue({ code: "custom", path: [key], message: problem });
+  }
+  const count = Object.keys(tags).length;
+  if (count > MAX_DIRECT_TAG_BINDINGS) {
+    ctx.addIssue({ code: "custom", message: `may bind at most ${MAX_DIRECT_TAG_BINDINGS} tags directly on a workspace, got ${count}` });
+  }
+});
+
+export const workspaceTagBindingsInputsSchema = z.strictObject({
+  workspaceId: text().regex(/^ws-[A-Za-z0-9]+$/, 'must be a workspace id ("ws-…")'),
+  tags: tagsSchema,
+  exclusive: z.boolean({ error: "must be a boolean" }).optional(),
+});
+
+// Fails to compile if the interface and the schema ever describe different shapes.
+export type WorkspaceTagBindingsInputsAgree = Assert<Equals<z.input<typeof workspaceTagBindingsInputsSchema>, WorkspaceTagBindingsInputs>>;

@@ -1,0 +1,183 @@
+// The WorkspaceTagBindings runtime against an in-process emulator: check refuses bad inputs without a
+// request, create/read/update/delete touch only the managed keys, with the request counts the README states.
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { request } from "undici";
+import { startEmulator, type RunningEmulator } from "../emulator";
+import * as runtime from "../provider/runtime";
+import { UNKNOWN } from "../provider/runtime/lifecycle";
+import { resetConfigForTests } from "../provider/runtime/config";
+
+let emulator: RunningEmulator;
+const tb = runtime.workspaceTagBindings;
+
+async function api(method: string, apiPath: string, body?: unknown): Promise<{ status: number; body: { data: Array<{ id: string; attributes: { key: string; value: string }; relationships?: unknown }> } }> {
+  const res = await request(`${emulator.url}/api/v2${apiPath}`, {
+    method: method as "GET",
+    headers: { authorization: `Bearer ${emulator.token}`, "content-type": "application/vnd.api+json" },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.body.text();
+  return { status: res.statusCode, body: text ? JSON.parse(text) : undefined };
+}
+
+async function workspaceIdOf(name: string): Promise<string> {
+  const res = await request(`${emulator.url}/api/v2/organizations/${emulator.organization}/workspaces/${name}`, { headers: { authorization: `Bearer ${emulator.token}` } });
+  return (JSON.parse(await res.body.text()) as { data: { id: string } }).data.id;
+}
+
+async function liveTags(workspaceId: string): Promise<Record<string, string>> {
+  const { body } = await api("GET", `/workspaces/${workspaceId}/tag-bindings`);
+  return Object.fromEntries(body.data.map((b) => [b.attributes.key, b.attributes.value]));
+}
+
+async function setDirectly(workspaceId: string, tags: Record<string, string>): Promise<void> {
+  const res = await api("PATCH", `/workspaces/${workspaceId}/tag-bindings`, { data: Object.entries(tags).map(([key, value]) => ({ type: "tag-bindings", attributes: { key, value } })) });
+  expect(res.status).toBe(200);
+}
+
+const requestsMade = (): string[] => emulator.requests().map((r) => `${r.method} ${r.path}`);
+
+beforeAll(async () => {
+  for (const name of ["TFE_TOKEN", "TFE_ADDRESS", "TFE_HOSTNAME", "TFE_ORGANIZATION", "WSBRIDGE_TOKEN", "WSBRIDGE_ADDRESS", "WSBRIDGE_ORGANIZATION"]) delete process.env[name];
+  process.env.HOME = fs.mkdtempSync(path.join(os.tmpdir(), "wsbridge-home-"));
+  emulator = await startEmulator({
+    port: 0,
+    fixtures: {
+      organizations: [{
+        name: "example-org",
+        projects: [{ name: "Apps", tagBindings: [{ key: "cost-center", value: "web" }] }],
+        workspaces: [
+          { name: "tagged", project: "Apps", tagBindings: [{ key: "owner", value: "ui" }] },
+          { name: "crowded", tagBindings: Array.from({ length: 8 }, (_, i) => ({ key: `k${i}`, value: "v" })) },
+        ],
+      }],
+    },
+  } as Parameters<typeof startEmulator>[0]);
+});
+
+afterAll(async () => { await emulator?.close(); });
+
+beforeEach(async () => {
+  resetConfigForTests();
+  const settings: Record<string, string> = { "wsbridge:address": emulator.url, "wsbridge:token": emulator.token, "wsbridge:organization": emulator.organization };
+  await runtime.configure({ config: { get: (key: string) => settings[key] } });
+  emulator.clearRequests();
+});
+
+describe("check", () => {
+  const BAD: [string, Record<string, unknown>, string, RegExp][] = [
+    ["a missing workspaceId", { tags: {} }, "workspaceId", /is required/],
+    ["a workspace name", { workspaceId: "tagged", tags: {} }, "workspaceId", /workspace id/],
+    ["missing tags", { workspaceId: "ws-abc" }, "tags", /./],
+    ["a list for tags", { workspaceId: "ws-abc", tags: ["a"] }, "tags", /map of tag keys/],
+    ["a reserved prefix", { workspaceId: "ws-abc", tags: { "hc:x": "1" } }, "tags.hc:x", /"hc:x" must not start with the reserved prefixes/],
+    ["a bad key character", { workspaceId: "ws-abc", tags: { "a b": "1" } }, "tags.a b", /"a b" may contain only/],
+    ["a key of 129 characters", { workspaceId: "ws-abc", tags: { ["k".repeat(129)]: "1" } }, `tags.${"k".repeat(129)}`, /at most 128 characters/],
+    ["a value of 257 characters", { workspaceId: "ws-abc", tags: { env: "v".repeat(257) } }, "tags.env", /at most 256 characters/],
+    ["a bad value character", { workspaceId: "ws-abc", tags: { env: "a/b" } }, "tags.env", /may contain only/],
+    ["11 keys", { workspaceId: "ws-abc", tags: Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`k${i}`, ""])) }, "tags", /at most 10/],
+    ["a string for exclusive", { workspaceId: "ws-abc", tags: {}, exclusive: "yes" }, "exclusive", /must be a boolean/],
+    ["an unknown property", { workspaceId: "ws-abc", tags: {}, tagBindings: {} }, "tagBindings", /is not a property of WorkspaceTagBindings/],
+  ];
+  test.each(BAD)("refuses %s, naming the property or key, without a request", async (_what, inputs, property, reason) => {
+    const { failures } = await tb.check({}, inputs);
+    expect(failures).toEqual([expect.objectContaining({ property, reason: expect.stringMatching(reason) })]);
+    expect(requestsMade()).toEqual([]);
+  });
+
+  test("tolerates unknown inputs without a request", async () => {
+    expect((await tb.check({}, { workspaceId: UNKNOWN, tags: { env: "prod" } })).failures).toEqual([]);
+    expect((await tb.check({}, { workspaceId: "ws-abc", tags: UNKNOWN })).failures).toEqual([]);
+    expect(requestsMade()).toEqual([]);
+  });
+
+  test("counts the keys others keep on the workspace (one read), naming them", async () => {
+    const crowded = await workspaceIdOf("crowded");
+    emulator.clearRequests();
+    const { failures } = await tb.check({}, { workspaceId: crowded, tags: { a: "1", b: "2", c: "3" } });
+    expect(failures).toEqual([{ property: "tags", reason: expect.stringMatching(/would make 11 direct tags.*k0, k1/) }]);
+    expect(requestsMade()).toEqual([`GET /api/v2/workspaces/${crowded}/tag-bindings`]);
+    expect((await tb.check({}, { workspaceId: crowded, tags: { a: "1", b: "2" } })).failures).toEqual([]);
+    expect((await tb.check({}, { workspaceId: crowded, tags: { a: "1", b: "2", c: "3" }, exclusive: true })).failures).toEqual([]);
+  });
+});
+
+describe("lifecycle (additive)", () => {
+  test("create, no-op diff, drift, update add/change/remove, delete touch only the managed keys", async () => {
+    const ws = await workspaceIdOf("tagged");
+    emulator.clearRequests();
+    const created = await tb.create({ workspaceId: ws, tags: { env: "prod", team: "web" } });
+    expect(requestsMade()).toEqual([`PATCH /api/v2/workspaces/${ws}/tag-bindings`, `GET /api/v2/workspaces/${ws}/effective-tag-bindings`]);
+    expect(created.id).toMatch(new RegExp(`^${ws}:[0-9a-f]{12}$`));
+    expect(created.outs.tags).toEqual({ env: "prod", team: "web" });
+    expect(created.outs.allDirectTags).toEqual({ owner: "ui", env: "prod", team: "web" });
+    expect(created.outs.effectiveTags).toEqual(expect.arrayContaining([{ key: "cost-center", value: "web", inheritedFrom: expect.stringMatching(/^prj-/) }, { key: "owner", value: "ui", inheritedFrom: null }]));
+    let state: Record<string, unknown> = created.outs;
+
+    emulator.clearRequests();
+    expect((await tb.diff(created.id, state, { workspaceId: ws, tags: { env: "prod", team: "web" } })).changes).toBe(false);
+    expect(requestsMade()).toEqual([]);
+
+    // Drift: an unmanaged key added outside is no change; a managed key changed outside is.
+    await setDirectly(ws, { extra: "x", env: "staging" });
+    emulator.clearRequests();
+    const refreshed = await tb.read(created.id, state);
+    expect(requestsMade()).toHaveLength(2);
+    expect(refreshed.inputs).toEqual({ workspaceId: ws, tags: { env: "staging", team: "web" } });
+    state = refreshed.props as Record<string, unknown>;
+    expect((await tb.diff(created.id, state, { workspaceId: ws, tags: { env: "prod", team: "web" } })).changes).toBe(true);
+    expect((await tb.diff(created.id, state, { workspaceId: ws, tags: { env: "staging", team: "web" } })).changes).toBe(false);
+
+    // Add one key and change one: one C10 with only those, then C9.
+    emulator.clearRequests();
+    let updated = await tb.update(created.id, state, { workspaceId: ws, tags: { env: "prod", team: "web", tier: "1" } });
+    expect(requestsMade()).toEqual([`PATCH /api/v2/workspaces/${ws}/tag-bindings`, `GET /api/v2/workspaces/${ws}/effective-tag-bindings`]);
+    expect(await liveTags(ws)).toEqual({ owner: "ui", env: "prod", team: "web", extra: "x", tier: "1" });
+    state = updated.outs;
+
+    // Remove one key: C8, the workspace update with the rest, C9; others' keys stay.
+    emulator.clearRequests();
+    updated = await tb.update(created.id, state, { workspaceId: ws, tags: { env: "prod", tier: "1" } });
+    expect(requestsMade()).toEqual([`GET /api/v2/workspaces/${ws}/tag-bindings`, `PATCH /api/v2/workspaces/${ws}`, `GET /api/v2/workspaces/${ws}/effective-tag-bindings`]);
+    expect(await liveTags(ws)).toEqual({ owner: "ui", env: "prod", extra: "x", tier: "1" });
+    state = updated.outs;
+    expect((await tb.diff(created.id, state, { workspaceId: ws, tags: { env: "prod", tier: "1" } })).changes).toBe(false);
+
+    // A managed key removed outside shows as drift.
+    await api("PATCH", `/workspaces/${ws}`, { data: { type: "workspaces", relationships: { "tag-bindings": { data: [{ type: "tag-bindings", attributes: { key: "owner", value: "ui" } }, { type: "tag-bindings", attributes: { key: "env", value: "prod" } }, { type: "tag-bindings", attributes: { key: "extra", value: "x" } }] } } } });
+    state = (await tb.read(created.id, state)).props as Record<string, unknown>;
+    expect(state.tags).toEqual({ env: "prod" });
+    expect((await tb.diff(created.id, state, { workspaceId: ws, tags: { env: "prod", tier: "1" } })).changes).toBe(true);
+
+    // Delete removes only the managed keys still bound: C8 + the workspace update.
+    emulator.clearRequests();
+    await tb.delete(created.id, state);
+    expect(requestsMade()).toEqual([`GET /api/v2/workspaces/${ws}/tag-bindings`, `PATCH /api/v2/workspaces/${ws}`]);
+    expect(await liveTags(ws)).toEqual({ owner: "ui", extra: "x" });
+    emulator.clearRequests();
+    await tb.delete(created.id, state);
+    expect(requestsMade()).toHaveLength(1); // nothing left to remove
+  });
+
+  test("exclusive mode makes the declaration the whole direct set, and shows unmanaged keys as drift", async () => {
+    const ws = await workspaceIdOf("tagged");
+    emulator.clearRequests();
+    const created = await tb.create({ workspaceId: ws, tags: { env: "prod" }, exclusive: true });
+    expect(requestsMade()).toEqual([`PATCH /api/v2/workspaces/${ws}`, `GET /api/v2/workspaces/${ws}/effective-tag-bindings`]);
+    expect(await liveTags(ws)).toEqual({ env: "prod" });
+    await setDirectly(ws, { stray: "1" });
+    const state = (await tb.read(created.id, created.outs)).props as Record<string, unknown>;
+    expect((await tb.diff(created.id, state, { workspaceId: ws, tags: { env: "prod" }, exclusive: true })).changes).toBe(true);
+    await tb.update(created.id, state, { workspaceId: ws, tags: { env: "prod" }, exclusive: true });
+    expect(await liveTags(ws)).toEqual({ env: "prod" });
+    await tb.delete(created.id, state);
+    expect(await liveTags(ws)).toEqual({});
+  });
+
+  test("a missing workspace fails create naming workspaceId; refresh finds it gone", async () => {
+    await expect(tb.create({ workspaceId: "ws-doesnotexist1", tags: { env: "prod" } })).rejects.toThrow(/workspaceId "ws-doesnotexist1" does not exist/);
+    expect(await tb.read("ws-doesnotexist1:abc", { workspaceId: "ws-doesnotexist1", tags: {}, __managedKeys: [] })).toEqual({ id: "" });
+  });
+});
