@@ -11,6 +11,8 @@ export { DataRetentionPolicy, type DataRetentionPolicyArgs } from "./resources/d
 export type { DataRetentionPolicyInputs } from "./schemas/data-retention-policy";
 export { WorkspaceTagBindings, type WorkspaceTagBindingsArgs } from "./resources/workspace-tag-bindings";
 export type { WorkspaceTagBindingsInputs } from "./schemas/workspace-tag-bindings";
+export { RemoteStateConsumers, type RemoteStateConsumersArgs } from "./resources/remote-state-consumers";
+export type { RemoteStateConsumersInputs } from "./schemas/remote-state-consumers";
 export {
   getWorkspace, getWorkspaceOutput, listWorkspaces, listWorkspacesOutput,
   type GetWorkspaceArgs, type GetWorkspaceOutputArgs, type ListWorkspacesArgs, type ListWorkspacesOutputArgs,

@@ -59,3 +59,13 @@ export const workspaceTagBindingsProvider: Provider = {
   async update(id, olds, news) { return require("pulumi-wsbridge/runtime").workspaceTagBindings.update(id, olds, news); },
   async delete(id, props) { return require("pulumi-wsbridge/runtime").workspaceTagBindings.delete(id, props); },
 };
+
+export const remoteStateConsumersProvider: Provider = {
+  async configure(req) { return require("pulumi-wsbridge/runtime").configure(req); },
+  async check(olds, news) { return require("pulumi-wsbridge/runtime").remoteStateConsumers.check(olds, news); },
+  async diff(id, olds, news) { return require("pulumi-wsbridge/runtime").remoteStateConsumers.diff(id, olds, news); },
+  async create(inputs) { return require("pulumi-wsbridge/runtime").remoteStateConsumers.create(inputs); },
+  async read(id, props) { return require("pulumi-wsbridge/runtime").remoteStateConsumers.read(id, props); },
+  async update(id, olds, news) { return require("pulumi-wsbridge/runtime").remoteStateConsumers.update(id, olds, news); },
+  async delete(id, props) { return require("pulumi-wsbridge/runtime").remoteStateConsumers.delete(id, props); },
+};

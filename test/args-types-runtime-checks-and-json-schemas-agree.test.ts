@@ -11,6 +11,7 @@ import { workspaceLockInputsSchema } from "../provider/schemas/workspace-lock";
 import { sshKeyAssignmentInputsSchema } from "../provider/schemas/ssh-key-assignment";
 import { dataRetentionPolicyInputsSchema } from "../provider/schemas/data-retention-policy";
 import { workspaceTagBindingsInputsSchema } from "../provider/schemas/workspace-tag-bindings";
+import { remoteStateConsumersInputsSchema } from "../provider/schemas/remote-state-consumers";
 
 const zodSchemas: Record<string, z.ZodType> = {
   Workspace: workspaceInputsSchema,
@@ -18,6 +19,7 @@ const zodSchemas: Record<string, z.ZodType> = {
   SshKeyAssignment: sshKeyAssignmentInputsSchema,
   DataRetentionPolicy: dataRetentionPolicyInputsSchema,
   WorkspaceTagBindings: workspaceTagBindingsInputsSchema,
+  RemoteStateConsumers: remoteStateConsumersInputsSchema,
 };
 
 type JsonSchema = {

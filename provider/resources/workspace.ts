@@ -4,6 +4,7 @@ import type { EffectiveTagBindingOutput, VcsRepoOutput } from "../runtime/kinds/
 import { resolveAddress } from "../runtime/address";
 import { workspaceProvider } from "../shims";
 import { claimUniqueName, ownerMarker, warnIfTokenInPlaintext } from "./program-checks";
+import { registerWorkspaceStateSharing } from "./remote-state-consumers";
 import { claimWorkspaceTagKeys } from "./workspace-tag-bindings";
 
 /** Arguments of a {@link Workspace}; every field may be a Pulumi `Input`. See {@link WorkspaceInputs}. */
@@ -152,9 +153,10 @@ export class Workspace extends pulumi.dynamic.Resource {
     known["workspaceId"] = this.id;
     known["apiUrl"] = fromId((id) => new URL(`/api/v2/workspaces/${encodeURIComponent(id)}`, address).toString());
     known["name"] = pulumi.all([this.id, args.name]).apply(([, ws]) => ws);
-    // What WorkspaceTagBindings of the same program must know: this workspace's direct tag keys
-    // (a key is owned by one resource).
+    // What the set-valued resources of the same program must know about this workspace: its direct
+    // tag keys (a key is owned by one resource) and whether its state is shared with everyone.
     claimWorkspaceTagKeys("Workspace", name, this.id, args.tagBindings, false);
+    registerWorkspaceStateSharing([this.id], args.globalRemoteState, name);
     if (organization !== undefined) {
       known["organization"] = pulumi.all([this.id, organization]).apply(([, org]) => org);
       known["htmlUrl"] = pulumi.all([this.id, organization, args.name]).apply(([, org, ws]) =>

@@ -7,6 +7,7 @@ import * as workspaceLockKind from "./kinds/workspace-lock";
 import * as sshKeyAssignmentKind from "./kinds/ssh-key-assignment";
 import * as dataRetentionPolicyKind from "./kinds/data-retention-policy";
 import * as workspaceTagBindingsKind from "./kinds/workspace-tag-bindings";
+import * as remoteStateConsumersKind from "./kinds/remote-state-consumers";
 
 /** The part of Pulumi's dynamic `ConfigureRequest` the runtime reads. */
 export interface ConfigureRequest {
@@ -65,4 +66,13 @@ export const workspaceTagBindings = {
   read: workspaceTagBindingsKind.read,
   update: workspaceTagBindingsKind.update,
   delete: workspaceTagBindingsKind.remove,
+};
+
+export const remoteStateConsumers = {
+  check: remoteStateConsumersKind.check,
+  diff: remoteStateConsumersKind.diff,
+  create: remoteStateConsumersKind.create,
+  read: remoteStateConsumersKind.read,
+  update: remoteStateConsumersKind.update,
+  delete: remoteStateConsumersKind.remove,
 };

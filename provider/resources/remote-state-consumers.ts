@@ -1,0 +1,114 @@
+import * as pulumi from "@pulumi/pulumi";
+import type { RemoteStateConsumersInputs } from "../schemas/remote-state-consumers";
+import { remoteStateConsumersProvider } from "../shims";
+import { ownerMarker, warnIfTokenInPlaintext } from "./program-checks";
+
+/** Arguments of a {@link RemoteStateConsumers}; every field may be a Pulumi `Input`. See {@link RemoteStateConsumersInputs}. */
+export type RemoteStateConsumersArgs = {
+  [P in keyof RemoteStateConsumersInputs]: pulumi.Input<NonNullable<RemoteStateConsumersInputs[P]> extends string[]
+    ? pulumi.Input<string>[] : RemoteStateConsumersInputs[P]>
+};
+
+/**
+ * The workspaces allowed to read one workspace's state (its remote state consumers).
+ *
+ * - Additive (default): adds `consumerIds`; removes only consumers it declared and no longer declares.
+ *   Consumers added outside Pulumi are left alone and never show as a change. Several additive
+ *   resources may manage one workspace; each has its own id, `<workspaceId>:<12 hex chars>` derived
+ *   from the project, stack and resource name.
+ * - `exclusive: true` replaces the whole list (needs "manage all workspaces"); it must be the only
+ *   RemoteStateConsumers of its workspace in the program.
+ * - Refresh: a managed consumer removed outside Pulumi shows in the next preview as the update that
+ *   adds it back. Destroy removes only the managed consumers.
+ *
+ * @example
+ * const net = new Workspace("net", { name: "net", globalRemoteState: false });
+ * const app = new Workspace("app", { name: "app" });
+ * new RemoteStateConsumers("net-readers", { workspaceId: net.id, consumerIds: [app.id] });
+ */
+export class RemoteStateConsumers extends pulumi.dynamic.Resource {
+  /** The workspace (`ws-…`) whose state the consumers may read. */
+  declare readonly workspaceId: pulumi.Output<string>;
+  /** The managed consumers, sorted: the declared ones the server lists (in exclusive mode, the whole list). */
+  declare readonly consumerIds: pulumi.Output<string[]>;
+  /** Every consumer the server lists, sorted, managed by this resource or not. */
+  declare readonly allConsumerIds: pulumi.Output<string[]>;
+  /** Whether this resource replaces the whole list. */
+  declare readonly exclusive: pulumi.Output<boolean>;
+
+  constructor(name: string, args: RemoteStateConsumersArgs, opts?: pulumi.CustomResourceOptions) {
+    warnIfTokenInPlaintext();
+    refuseGloballySharedWorkspace(args.workspaceId, name);
+    claimWorkspace(args.workspaceId, args.exclusive, name);
+    // `__owner` names this resource (project/stack/name) so its id differs from another instance's on the same workspace.
+    const internal = { __owner: ownerMarker("RemoteStateConsumers", name) };
+    super(remoteStateConsumersProvider, name, { exclusive: undefined, ...args, ...internal, allConsumerIds: undefined }, opts, "wsbridge", "RemoteStateConsumers");
+  }
+}
+
+// ---- program-side registry -----------------------------------------------------------------------
+// The provider sees one resource at a time, so rules that span resources run here. Per program run
+// (the Automation API runs several in one process): keyed by the run's stack resource.
+
+interface Run {
+  /** Workspace id outputs (by identity) → the workspace's declared `globalRemoteState` and resource name. */
+  sharing: WeakMap<object, { globalRemoteState: pulumi.Input<boolean | undefined>; resourceName: string }>;
+  /** Resolved workspace id → the RemoteStateConsumers declared on it. */
+  claims: Map<string, { name: string; exclusive: boolean }[]>;
+}
+const runs = new WeakMap<object, Run>();
+const outsideAStack = {};
+
+function thisRun(): Run {
+  const key: object = pulumi.runtime.getStackResource() ?? outsideAStack;
+  let run = runs.get(key);
+  if (!run) runs.set(key, (run = { sharing: new WeakMap(), claims: new Map() }));
+  return run;
+}
+
+/**
+ * For the Workspace class: call in its constructor with the outputs that carry its id (`this.id`,
+ * and `workspaceId` if that is another Output) and its `globalRemoteState` input. A
+ * RemoteStateConsumers on one of those outputs then fails the preview when the workspace shares its
+ * state globally, even while the workspace is not created yet (the id unknown).
+ */
+export function registerWorkspaceStateSharing(
+  idOutputs: pulumi.Output<string>[], globalRemoteState: pulumi.Input<boolean | undefined>, resourceName: string,
+): void {
+  const run = thisRun();
+  for (const output of idOutputs) run.sharing.set(output, { globalRemoteState, resourceName });
+}
+
+function refuseGloballySharedWorkspace(workspaceId: pulumi.Input<string>, name: string): void {
+  if (typeof workspaceId !== "object" || workspaceId === null) return;
+  const sharing = thisRun().sharing.get(workspaceId);
+  if (sharing === undefined) return;
+  pulumi.output(sharing.globalRemoteState).apply((shared) => {
+    if (shared !== true) return;
+    void pulumi.log.error(
+      `RemoteStateConsumers "${name}": workspaceId is Workspace "${sharing.resourceName}", which declares ` +
+        "globalRemoteState: true, and the service refuses consumer lists for a workspace shared with the whole " +
+        "organization. Set globalRemoteState: false on the workspace, or remove this resource.",
+    );
+  });
+}
+
+/** Two exclusive resources, or an exclusive one and another, on one workspace would undo each other at every `up`. */
+function claimWorkspace(workspaceId: pulumi.Input<string>, exclusive: pulumi.Input<boolean | undefined> | undefined, name: string): void {
+  pulumi.all([workspaceId, exclusive]).apply(([id, isExclusive]) => {
+    if (typeof id !== "string" || id === "") return;
+    const claims = thisRun().claims;
+    const others = claims.get(id) ?? [];
+    const mine = { name, exclusive: isExclusive === true };
+    const clash = others.find((o) => o.name !== name && (o.exclusive || mine.exclusive));
+    if (clash !== undefined) {
+      void pulumi.log.error(
+        `RemoteStateConsumers resources "${clash.name}" and "${name}" both manage workspace "${id}" and at least one ` +
+          "has exclusive: true, which replaces the whole list, so they would undo each other at every `up`. Keep " +
+          "one exclusive resource per workspace, or make them all additive (no `exclusive`).",
+      );
+      return;
+    }
+    claims.set(id, [...others, mine]);
+  });
+}

@@ -1,0 +1,38 @@
+// The one source of a RemoteStateConsumers's inputs: the documented interface (docs and JSON Schema)
+// and the zod schema the provider checks them with; a compile-time check keeps the two in agreement.
+import { z } from "zod";
+import type { Equals, Assert } from "./type-equality";
+
+const WORKSPACE_ID = /^ws-[A-Za-z0-9]+$/;
+
+/** What a {@link RemoteStateConsumers} manages: which workspaces may read one workspace's state. */
+export interface RemoteStateConsumersInputs {
+  /**
+   * The workspace (`ws-…`) whose state the consumers may read. Its `global-remote-state` must be
+   * false. Changing it replaces the resource.
+   * @pattern ^ws-[A-Za-z0-9]+$
+   */
+  workspaceId: string;
+  /**
+   * The consumer workspaces (`ws-…`), each once, never `workspaceId` itself. Order does not matter.
+   * Additive mode adds these and, on change or destroy, removes only those this resource added.
+   */
+  consumerIds: string[];
+  /**
+   * When true, the list is replaced by exactly `consumerIds` (consumers added outside Pulumi are
+   * removed). Needs a token whose team may manage all workspaces of the organization. Default false.
+   */
+  exclusive?: boolean;
+}
+
+export const remoteStateConsumersInputsSchema = z.strictObject({
+  workspaceId: z.string({ error: "must be a string" }).regex(WORKSPACE_ID, 'must be a workspace id ("ws-…")'),
+  consumerIds: z
+    .array(z.string({ error: "must be a string" }).regex(WORKSPACE_ID, 'must be a workspace id ("ws-…")'), {
+      error: "must be a list of workspace ids",
+    }),
+  exclusive: z.boolean({ error: "must be a boolean" }).optional(),
+});
+
+// Fails to compile if the interface and the schema ever describe different shapes.
+export type RemoteStateConsumersInputsAgree = Assert<Equals<z.input<typeof remoteStateConsumersInputsSchema>, RemoteStateConsumersInputs>>;
