@@ -1,10 +1,9 @@
 // The one source of a WorkspaceTagBindings's inputs: the documented interface (docs and JSON Schema)
 // and the zod schema the provider checks them with; a compile-time check keeps the two in agreement.
 //
-// The tag rules are the spec's Limits, the same as Workspace.tagBindings (schemas/workspace.ts). They are
-// copied here because workspace.ts does not export them; keep the two in step (TAG_TEXT, the lengths,
-// the reserved prefixes, the limit of 10).
+// The tag rules are the spec's Limits, shared with Workspace.tagBindings through tag-rules.ts.
 import { z } from "zod";
+import { MAX_DIRECT_TAG_BINDINGS, MAX_TAG_KEY_LENGTH, MAX_TAG_VALUE_LENGTH, RESERVED_TAG_PREFIX, TAG_TEXT, TAG_VALUE } from "./tag-rules";
 import type { Equals, Assert } from "./type-equality";
 
 /**
@@ -45,18 +44,14 @@ export interface WorkspaceTagBindingsInputs {
   exclusive?: boolean;
 }
 
-export const TAG_TEXT = /^[A-Za-z0-9_.=+\-@:]+$/;
-export const MAX_TAG_KEY_LENGTH = 128;
-export const MAX_TAG_VALUE_LENGTH = 256;
-export const MAX_DIRECT_TAG_BINDINGS = 10;
-const RESERVED_PREFIX = /^[Hh][Cc][Pp]?:/;
+export { MAX_DIRECT_TAG_BINDINGS, MAX_TAG_KEY_LENGTH, MAX_TAG_VALUE_LENGTH, TAG_TEXT };
 
 /** The rule a tag key breaks, or undefined: the spec's Limits (the same rules as Workspace.tagBindings). */
 export function tagKeyProblem(key: string): string | undefined {
   if (key.length === 0) return "tag keys must not be empty";
   if (key.length > MAX_TAG_KEY_LENGTH) return `tag key "${key.slice(0, 40)}…" must be at most ${MAX_TAG_KEY_LENGTH} characters (it has ${key.length})`;
   if (!TAG_TEXT.test(key)) return `tag key "${key}" may contain only letters, digits and _ . = + - @ :`;
-  if (RESERVED_PREFIX.test(key)) return `tag key "${key}" must not start with the reserved prefixes hc: or hcp:`;
+  if (RESERVED_TAG_PREFIX.test(key)) return `tag key "${key}" must not start with the reserved prefixes hc: or hcp:`;
   return undefined;
 }
 
@@ -66,7 +61,7 @@ const tagsSchema = z.record(
   text(),
   text()
     .max(MAX_TAG_VALUE_LENGTH, `must be at most ${MAX_TAG_VALUE_LENGTH} characters`)
-    .regex(/^$|^[A-Za-z0-9_.=+\-@:]+$/, "may contain only letters, digits and _ . = + - @ : (or be \"\" for a key-only tag)"),
+    .regex(TAG_VALUE, "may contain only letters, digits and _ . = + - @ : (or be \"\" for a key-only tag)"),
   { error: "must be a map of tag keys to values" },
 ).superRefine((tags, ctx) => {
   for (const key of Object.keys(tags)) {

@@ -5,6 +5,7 @@
 // (patterns, types, required keys) agree too. Rules that tie two properties together cannot be
 // written in JSON Schema; they live in `workspaceRules` below, applied by the same zod schema.
 import { z } from "zod";
+import { MAX_DIRECT_TAG_BINDINGS, MAX_TAG_KEY_LENGTH, MAX_TAG_VALUE_LENGTH, RESERVED_TAG_PREFIX, TAG_TEXT, TAG_VALUE } from "./tag-rules";
 import type { Equals, Assert } from "./type-equality";
 
 /** Settings the workspace sets itself instead of inheriting its organization's (or project's) default. */
@@ -206,9 +207,7 @@ const DURATION_PATTERN = /^(?!0+[dh]$)\d{1,4}[dh]$/;
 const VCS_IDENTIFIER_PATTERN = /^[^/\s]+\/([^/\s]+\/_git\/)?[^/\s]+$/;
 const PROJECT_ID_PATTERN = /^prj-[A-Za-z0-9]+$/;
 const SOURCE_URL_PATTERN = /^https?:\/\/[^#\s]+$/;
-const TAG_TEXT = /^[A-Za-z0-9_.=+\-@:]+$/;
 const FLAT_TAG_PATTERN = /^[A-Za-z0-9:_-]+$/;
-const MAX_DIRECT_TAG_BINDINGS = 10;
 
 const text = (what = "a string") => z.string({ error: `must be ${what}` });
 const flag = () => z.boolean({ error: "must be a boolean" }).optional();
@@ -227,12 +226,13 @@ const vcsRepoSchema = z.strictObject({
 const tagBindingsSchema = z.record(
   text()
     .min(1, "tag keys must not be empty")
-    .max(128, "tag keys must be at most 128 characters")
+    .max(MAX_TAG_KEY_LENGTH, `tag keys must be at most ${MAX_TAG_KEY_LENGTH} characters`)
     .regex(TAG_TEXT, "tag keys may contain only letters, digits and _ . = + - @ :")
-    .regex(/^(?![Hh][Cc][Pp]?:)/, "tag keys must not start with the reserved prefixes hc: or hcp:"),
+    // A lookahead, not a refinement, so the JSON Schema states the rule too.
+    .regex(new RegExp(`^(?!${RESERVED_TAG_PREFIX.source.slice(1)})`), "tag keys must not start with the reserved prefixes hc: or hcp:"),
   text()
-    .max(256, "must be at most 256 characters")
-    .regex(/^$|^[A-Za-z0-9_.=+\-@:]+$/, "may contain only letters, digits and _ . = + - @ :"),
+    .max(MAX_TAG_VALUE_LENGTH, `must be at most ${MAX_TAG_VALUE_LENGTH} characters`)
+    .regex(TAG_VALUE, "may contain only letters, digits and _ . = + - @ :"),
   { error: "must be a map of tag keys to values" },
 );
 
