@@ -1,7 +1,8 @@
 // A 404 from an address that serves no API at all says nothing about the object asked for: before a
 // "not found" is believed (a resource dropped from the state, a lookup that fails), the ping tells
 // "gone" from "wrong address".
-import { NotFoundError, type WsbridgeClient } from "./api";
+import { NotFoundError, type Workspace, type WsbridgeClient } from "./api";
+import { staleSettingsHint } from "./lifecycle";
 
 /** Throws, naming the address, when it answers the ping with 404. `consequence` says what that means for the caller. */
 export async function assertServesTheApi(client: WsbridgeClient, consequence = ""): Promise<void> {
@@ -14,5 +15,25 @@ export async function assertServesTheApi(client: WsbridgeClient, consequence = "
         "(the service's base address, without /api/v2)",
       { cause: error },
     );
+  }
+}
+
+/**
+ * Refresh's read of a workspace: undefined when it is gone (after the ping above proves the address
+ * serves the API), and a refused token or unreachable address explained with what to run.
+ */
+export async function readWorkspaceForRefresh(
+  client: WsbridgeClient, id: string, options?: { include?: string[] },
+): Promise<Workspace | undefined> {
+  try {
+    return await client.readWorkspace(id, options);
+  } catch (error) {
+    if (error instanceof NotFoundError) {
+      await assertServesTheApi(client, ", so a workspace not found there is not known to be gone");
+      return undefined;
+    }
+    const hint = staleSettingsHint(error, "refresh");
+    if (hint !== undefined) throw new Error(`${(error as Error).message}. ${hint}`);
+    throw error;
   }
 }

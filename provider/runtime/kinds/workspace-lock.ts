@@ -16,7 +16,7 @@ import {
   isUnknown, staleSettingsHint, userInputs, validate, withoutProvider, type CheckOutcome, type DiffOutcome, type Props,
 } from "../lifecycle";
 import { noteForTheUser } from "../engine-log";
-import { assertServesTheApi } from "../serves-the-api";
+import { assertServesTheApi, readWorkspaceForRefresh } from "../serves-the-api";
 
 const KIND = "WorkspaceLock";
 const OPTIONAL_INPUTS = ["reason", "forceUnlockOnDestroy"] as const;
@@ -173,19 +173,8 @@ function holderText(holder: LockHolder | null): string {
 export async function read(id: string, props: Props | undefined): Promise<{ id: string; props?: WorkspaceLockOutputs; inputs?: Props }> {
   const state = stateOf(props, id);
   const client = sharedClient();
-  let workspace: Workspace;
-  try {
-    workspace = await client.readWorkspace(id);
-  } catch (error) {
-    if (error instanceof NotFoundError) {
-      await assertServesTheApi(client, ", so a workspace not found there is not known to be gone");
-      return { id: "" };
-    }
-    const hint = staleSettingsHint(error, "refresh");
-    if (hint !== undefined) throw new Error(`${(error as Error).message}. ${hint}`);
-    throw error;
-  }
-  if (!workspace.locked) return { id: "" };
+  const workspace = await readWorkspaceForRefresh(client, id);
+  if (workspace === undefined || !workspace.locked) return { id: "" };
   const outs = outputsOf(workspace, declaredOf(state), state.__takenBy);
   if (!outs.heldByThisResource) {
     await noteForTheUser("warning", `${KIND} ${id}: the workspace is now locked by ${holderText(workspace.lockedBy)} ` +

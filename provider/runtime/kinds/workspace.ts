@@ -17,7 +17,7 @@ import {
   adoptedInThisRun, describeOwner, noteAdopted, ownerFragmentOf, parseOwnerUrl, sameOwner, withoutOwnerFragment, type Owner,
 } from "../ownership";
 import { noteForTheUser } from "../engine-log";
-import { assertServesTheApi } from "../serves-the-api";
+import { assertServesTheApi, readWorkspaceForRefresh } from "../serves-the-api";
 
 const KIND = "Workspace";
 const SOURCE_NAME = "pulumi-wsbridge";
@@ -405,20 +405,10 @@ function refusal(organization: string, name: string, owner: Owner | undefined, t
 export async function read(id: string, props: Props | undefined): Promise<{ id: string; props?: WorkspaceOutputs; inputs?: Props }> {
   const previous = withoutProvider(props);
   const client = sharedClient();
-  let workspace: Workspace;
-  try {
-    workspace = await client.readWorkspace(id, READ);
-  } catch (error) {
-    if (error instanceof NotFoundError) {
-      // Gone, unless nothing is found at this address at all: then the address is wrong, and dropping
-      // the resource from the state would lose track of a workspace that still exists.
-      await assertServesTheApi(client, ", so a workspace not found there is not known to be gone");
-      return { id: "" };
-    }
-    const hint = staleSettingsHint(error, "refresh");
-    if (hint !== undefined) throw new Error(`${(error as Error).message}. ${hint}`);
-    throw error;
-  }
+  // Gone, unless nothing is found at this address at all: then the address is wrong, and dropping
+  // the resource from the state would lose track of a workspace that still exists.
+  const workspace = await readWorkspaceForRefresh(client, id, READ);
+  if (workspace === undefined) return { id: "" };
   const declared = declaredInputsOf(previous);
   const marker = ownerMarkerOf(previous);
   const values = (typeof previous.__declaredValues === "object" && previous.__declaredValues !== null ? previous.__declaredValues : {}) as Props;
