@@ -8,21 +8,13 @@ import type {
 } from "../../schemas/workspace-lookups";
 import type { Assert, Equals } from "../../schemas/type-equality";
 import {
-  ErrorCodes, NotFoundError, WsbridgeError, type TagBindingInput, type Workspace, type WorkspaceListOptions, type WsbridgeClient,
+  NotFoundError, type TagBindingInput, type Workspace, type WorkspaceListOptions, type WsbridgeClient,
 } from "../api";
-import { resolveSettingsFrom, settingsProblem, sharedClientFor, type ConfigSource } from "../config";
-import { propertyPath } from "../lifecycle";
+import { InvalidLookupArgumentsError, lookupOrganization, parseLookupArgs, resolveLookupSettings, type ConfigSource, type LookupContext } from "./arguments";
 import { assertServesTheApi } from "../serves-the-api";
 
-export type { ConfigSource };
-
-/** Where a lookup's settings come from; the defaults are those of the process. */
-export interface LookupContext {
-  /** Stack config (`wsbridge:*` keys). The program passes `pulumi.runtime.getConfig`. */
-  config?: ConfigSource;
-  /** Environment variables; default `process.env`. */
-  env?: NodeJS.ProcessEnv;
-}
+export { InvalidLookupArgumentsError };
+export type { ConfigSource, LookupContext };
 
 /** {@link LookupContext} plus the page size of the list requests (1–100, default 100; tests page with less). */
 export interface ListLookupContext extends LookupContext {
@@ -80,69 +72,13 @@ export const listWorkspacesArgsSchema = z.strictObject({
 export type GetWorkspaceArgsAgree = Assert<Equals<z.input<typeof getWorkspaceArgsSchema>, GetWorkspaceArgs>>;
 export type ListWorkspacesArgsAgree = Assert<Equals<z.input<typeof listWorkspacesArgsSchema>, ListWorkspacesArgs>>;
 
-/** Bad lookup arguments, each named with the rule it breaks. Thrown before any request is sent. */
-export class InvalidLookupArgumentsError extends WsbridgeError {
-  readonly failures: readonly { property: string; reason: string }[];
-
-  constructor(lookup: string, failures: { property: string; reason: string }[]) {
-    super(ErrorCodes.invalidOptions, `${lookup}: invalid arguments: ${failures.map((f) => `${f.property} ${f.reason}`).join("; ")}`);
-    this.failures = failures;
-  }
-}
-
-function parseArgs<S extends z.ZodType>(lookup: string, schema: S, args: unknown): z.output<S> {
-  const result = schema.safeParse(args);
-  if (result.success) return result.data;
-  const failures = result.error.issues.flatMap((issue) => {
-    if (issue.code === "unrecognized_keys") {
-      return issue.keys.map((key) => ({ property: propertyPath([...issue.path, key]), reason: `is not an argument of ${lookup}` }));
-    }
-    return [{ property: propertyPath(issue.path) || "arguments", reason: issue.message }];
-  });
-  throw new InvalidLookupArgumentsError(lookup, failures);
-}
-
-// ---- settings -----------------------------------------------------------------------------------
-
-interface Resolved {
-  client: WsbridgeClient;
-  /** The default organization (stack config, then WSBRIDGE_ORGANIZATION, then TFE_ORGANIZATION). */
-  organization: string | undefined;
-}
-
-/** The provider's settings precedence, from the given config source; a setting that cannot work fails here. */
-function resolve(context: LookupContext | undefined): Resolved {
-  const settings = resolveSettingsFrom(context?.config, context?.env ?? process.env);
-  const problem = settingsProblem(settings);
-  if (problem !== undefined) throw new Error(problem);
-  return { client: sharedClientFor(settings), organization: settings.organization };
-}
-
-/** The organization given, else the default; checked like an argument (no request without one). */
-function organizationFor(lookup: string, given: string | undefined, fallback: string | undefined): string {
-  const value = given ?? fallback;
-  if (value === undefined) {
-    throw new InvalidLookupArgumentsError(lookup, [{
-      property: "organization",
-      reason: "is required: give it, or set the `wsbridge:organization` stack config (or WSBRIDGE_ORGANIZATION / TFE_ORGANIZATION)",
-    }]);
-  }
-  if (given === undefined && !NAME.test(value)) {
-    throw new InvalidLookupArgumentsError(lookup, [{
-      property: "organization",
-      reason: `${NAME_RULE}; the default from wsbridge:organization (or WSBRIDGE_ORGANIZATION / TFE_ORGANIZATION) is "${value}"`,
-    }]);
-  }
-  return value;
-}
-
 // ---- lookups ------------------------------------------------------------------------------------
 
 /** A3 (organization and name) or A4 (id). */
 export async function getWorkspace(args: GetWorkspaceArgs, context?: LookupContext): Promise<WorkspaceLookupResult> {
   const lookup = "getWorkspace";
-  const a = parseArgs(lookup, getWorkspaceArgsSchema, args);
-  const { client, organization: fallback } = resolve(context);
+  const a = parseLookupArgs(lookup, getWorkspaceArgsSchema, args);
+  const { client, defaultOrganization: fallback } = resolveLookupSettings(context);
   if (a.id !== undefined) {
     const workspace = await readOrExplain(client, `Workspace "${a.id}"`, () => client.readWorkspace(a.id ?? ""));
     // An organization given with an id is a claim about the workspace: check it rather than ignore it.
@@ -151,7 +87,7 @@ export async function getWorkspace(args: GetWorkspaceArgs, context?: LookupConte
     }
     return toLookupResult(workspace, client.address);
   }
-  const org = organizationFor(lookup, a.organization, fallback);
+  const org = lookupOrganization(lookup, a.organization, fallback, (name) => (NAME.test(name) ? undefined : NAME_RULE));
   const name = a.name ?? "";
   return toLookupResult(await readOrExplain(client, `Workspace "${org}/${name}"`, () => client.readWorkspaceByName(org, name)), client.address);
 }
@@ -159,9 +95,9 @@ export async function getWorkspace(args: GetWorkspaceArgs, context?: LookupConte
 /** A2, every page. */
 export async function listWorkspaces(args: ListWorkspacesArgs, context?: ListLookupContext): Promise<WorkspaceLookupResult[]> {
   const lookup = "listWorkspaces";
-  const a = parseArgs(lookup, listWorkspacesArgsSchema, args ?? {});
-  const { client, organization: fallback } = resolve(context);
-  const org = organizationFor(lookup, a.organization, fallback);
+  const a = parseLookupArgs(lookup, listWorkspacesArgsSchema, args ?? {});
+  const { client, defaultOrganization: fallback } = resolveLookupSettings(context);
+  const org = lookupOrganization(lookup, a.organization, fallback, (name) => (NAME.test(name) ? undefined : NAME_RULE));
   const options: WorkspaceListOptions = {
     ...(a.search !== undefined && { search: a.search }),
     ...(a.wildcardName !== undefined && { wildcardName: a.wildcardName }),
