@@ -13,6 +13,8 @@ export { WorkspaceTagBindings, type WorkspaceTagBindingsArgs } from "./resources
 export type { WorkspaceTagBindingsInputs } from "./schemas/workspace-tag-bindings";
 export { RemoteStateConsumers, type RemoteStateConsumersArgs } from "./resources/remote-state-consumers";
 export type { RemoteStateConsumersInputs } from "./schemas/remote-state-consumers";
+export { ModuleVersionDeprecation, type ModuleVersionDeprecationArgs } from "./resources/module-version-deprecation";
+export type { ModuleVersionDeprecationInputs } from "./schemas/module-version-deprecation";
 export {
   getWorkspace, getWorkspaceOutput, listWorkspaces, listWorkspacesOutput,
   type GetWorkspaceArgs, type GetWorkspaceOutputArgs, type ListWorkspacesArgs, type ListWorkspacesOutputArgs,

@@ -69,3 +69,13 @@ export const remoteStateConsumersProvider: Provider = {
   async update(id, olds, news) { return require("pulumi-wsbridge/runtime").remoteStateConsumers.update(id, olds, news); },
   async delete(id, props) { return require("pulumi-wsbridge/runtime").remoteStateConsumers.delete(id, props); },
 };
+
+export const moduleVersionDeprecationProvider: Provider = {
+  async configure(req) { return require("pulumi-wsbridge/runtime").configure(req); },
+  async check(olds, news) { return require("pulumi-wsbridge/runtime").moduleVersionDeprecation.check(olds, news); },
+  async diff(id, olds, news) { return require("pulumi-wsbridge/runtime").moduleVersionDeprecation.diff(id, olds, news); },
+  async create(inputs) { return require("pulumi-wsbridge/runtime").moduleVersionDeprecation.create(inputs); },
+  async read(id, props) { return require("pulumi-wsbridge/runtime").moduleVersionDeprecation.read(id, props); },
+  async update(id, olds, news) { return require("pulumi-wsbridge/runtime").moduleVersionDeprecation.update(id, olds, news); },
+  async delete(id, props) { return require("pulumi-wsbridge/runtime").moduleVersionDeprecation.delete(id, props); },
+};

@@ -16,6 +16,7 @@ const KINDS = [
   { kind: "DataRetentionPolicy", file: "provider/schemas/data-retention-policy.ts", symbol: "DataRetentionPolicyInputs", zod: "dataRetentionPolicyInputsSchema" },
   { kind: "WorkspaceTagBindings", file: "provider/schemas/workspace-tag-bindings.ts", symbol: "WorkspaceTagBindingsInputs", zod: "workspaceTagBindingsInputsSchema" },
   { kind: "RemoteStateConsumers", file: "provider/schemas/remote-state-consumers.ts", symbol: "RemoteStateConsumersInputs", zod: "remoteStateConsumersInputsSchema" },
+  { kind: "ModuleVersionDeprecation", file: "provider/schemas/module-version-deprecation.ts", symbol: "ModuleVersionDeprecationInputs", zod: "moduleVersionDeprecationInputsSchema" },
 ];
 
 /** Element rules typescript-json-schema cannot carry from JSDoc (it drops them on array items and map values). */

@@ -12,6 +12,7 @@ import { sshKeyAssignmentInputsSchema } from "../provider/schemas/ssh-key-assign
 import { dataRetentionPolicyInputsSchema } from "../provider/schemas/data-retention-policy";
 import { workspaceTagBindingsInputsSchema } from "../provider/schemas/workspace-tag-bindings";
 import { remoteStateConsumersInputsSchema } from "../provider/schemas/remote-state-consumers";
+import { moduleVersionDeprecationInputsSchema } from "../provider/schemas/module-version-deprecation";
 
 const zodSchemas: Record<string, z.ZodType> = {
   Workspace: workspaceInputsSchema,
@@ -20,6 +21,7 @@ const zodSchemas: Record<string, z.ZodType> = {
   DataRetentionPolicy: dataRetentionPolicyInputsSchema,
   WorkspaceTagBindings: workspaceTagBindingsInputsSchema,
   RemoteStateConsumers: remoteStateConsumersInputsSchema,
+  ModuleVersionDeprecation: moduleVersionDeprecationInputsSchema,
 };
 
 type JsonSchema = {

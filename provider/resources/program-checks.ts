@@ -66,3 +66,10 @@ export function claimUniqueName(
     names.set(id, resourceName);
   });
 }
+
+/** The organization a resource without one gets, as the provider resolves it (stack config, then environment). */
+export function defaultOrganization(): string | undefined {
+  const nonEmpty = (v: string | undefined): string | undefined => (v !== undefined && v.trim() !== "" ? v.trim() : undefined);
+  return nonEmpty(pulumi.runtime.getConfig("wsbridge:organization")) ??
+    nonEmpty(process.env["WSBRIDGE_ORGANIZATION"]) ?? nonEmpty(process.env["TFE_ORGANIZATION"]);
+}

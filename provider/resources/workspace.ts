@@ -3,7 +3,7 @@ import type { WorkspaceInputs } from "../schemas/workspace";
 import type { EffectiveTagBindingOutput, VcsRepoOutput } from "../runtime/kinds/workspace";
 import { resolveAddress } from "../runtime/address";
 import { workspaceProvider } from "../shims";
-import { claimUniqueName, ownerMarker, warnIfTokenInPlaintext } from "./program-checks";
+import { claimUniqueName, defaultOrganization, ownerMarker, warnIfTokenInPlaintext } from "./program-checks";
 import { registerWorkspaceStateSharing } from "./remote-state-consumers";
 import { claimWorkspaceTagKeys } from "./workspace-tag-bindings";
 
@@ -165,9 +165,3 @@ export class Workspace extends pulumi.dynamic.Resource {
   }
 }
 
-/** The organization a Workspace without one gets, as the provider resolves it (stack config, then environment). */
-function defaultOrganization(): string | undefined {
-  const nonEmpty = (v: string | undefined): string | undefined => (v !== undefined && v.trim() !== "" ? v.trim() : undefined);
-  return nonEmpty(pulumi.runtime.getConfig("wsbridge:organization")) ??
-    nonEmpty(process.env["WSBRIDGE_ORGANIZATION"]) ?? nonEmpty(process.env["TFE_ORGANIZATION"]);
-}

@@ -8,6 +8,7 @@ import * as sshKeyAssignmentKind from "./kinds/ssh-key-assignment";
 import * as dataRetentionPolicyKind from "./kinds/data-retention-policy";
 import * as workspaceTagBindingsKind from "./kinds/workspace-tag-bindings";
 import * as remoteStateConsumersKind from "./kinds/remote-state-consumers";
+import * as moduleVersionDeprecationKind from "./kinds/module-version-deprecation";
 
 /** The part of Pulumi's dynamic `ConfigureRequest` the runtime reads. */
 export interface ConfigureRequest {
@@ -75,4 +76,13 @@ export const remoteStateConsumers = {
   read: remoteStateConsumersKind.read,
   update: remoteStateConsumersKind.update,
   delete: remoteStateConsumersKind.remove,
+};
+
+export const moduleVersionDeprecation = {
+  check: moduleVersionDeprecationKind.check,
+  diff: moduleVersionDeprecationKind.diff,
+  create: moduleVersionDeprecationKind.create,
+  read: moduleVersionDeprecationKind.read,
+  update: moduleVersionDeprecationKind.update,
+  delete: moduleVersionDeprecationKind.remove,
 };
