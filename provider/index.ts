@@ -20,3 +20,8 @@ export {
   type GetWorkspaceArgs, type GetWorkspaceOutputArgs, type ListWorkspacesArgs, type ListWorkspacesOutputArgs,
   type WorkspaceLookupResult, type WorkspaceLookupVcsRepo,
 } from "./lookups/workspaces";
+export {
+  getModuleVersion, getModuleVersionOutput, listModuleVersions, listModuleVersionsOutput,
+  type GetModuleVersionArgs, type GetModuleVersionOutputArgs, type ListModuleVersionsArgs, type ListModuleVersionsOutputArgs,
+  type ModuleVersionLookupResult, type ModuleVersionsLookupResult, type ModuleVersionSummary, type ModuleVersionDeprecationNotice,
+} from "./lookups/module-versions";
