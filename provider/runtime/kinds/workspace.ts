@@ -453,8 +453,39 @@ function declaredInputsOf(state: Props): Set<string> {
 export async function update(id: string, olds: Props, news: Props): Promise<{ outs: WorkspaceOutputs }> {
   const declared = parseChecked(news);
   const client = sharedClient();
-  const workspace = await reconcile(client, id, declared, olds as WorkspaceOutputs);
+  let workspace: Workspace;
+  try {
+    workspace = await reconcile(client, id, declared, olds as WorkspaceOutputs);
+  } catch (error) {
+    throw await explainedUpdateFailure(client, id, declared, error);
+  }
   return { outs: await outputsOf(client, workspace, declared, ownerMarkerOf(news)) };
+}
+
+/**
+ * A refused update, explained. The service answers 404 both for a workspace that is gone and for one
+ * the token may read but not change (a read-only token in a pull-request check, say); one read tells
+ * them apart, so the message names the permission instead of suggesting the workspace is missing.
+ */
+async function explainedUpdateFailure(client: WsbridgeClient, id: string, declared: CheckedWorkspaceInputs, error: unknown): Promise<unknown> {
+  if (!(error instanceof NotFoundError) && !(error instanceof ForbiddenError)) return error;
+  const what = `${KIND} "${declared.organization}/${declared.name}" (${id})`;
+  const readable = error instanceof ForbiddenError || await client.readWorkspace(id).then(() => true, () => false);
+  if (readable) {
+    return new Error(
+      `${what} was not updated: the token may not change this workspace (it may only read it). Changing a workspace's ` +
+        'settings or tags needs admin access on the workspace, the organization\'s "manage-workspaces" access, an ' +
+        "organization token, or an owner's token: use such a token (wsbridge:token or WSBRIDGE_TOKEN). A read-only " +
+        "token is enough for `pulumi preview`, not for `pulumi up`.",
+      { cause: error },
+    );
+  }
+  await assertServesTheApi(client);
+  return new Error(
+    `${what} was not updated: it does not exist any more, or the token may not see it (${(error as Error).message}). ` +
+      "If it was deleted outside Pulumi, `pulumi refresh` drops it from the state and the next `up` creates it again.",
+    { cause: error },
+  );
 }
 
 /**
