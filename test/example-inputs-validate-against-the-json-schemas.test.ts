@@ -1,8 +1,8 @@
-// Every example's Workspace inputs are valid for schema/Workspace.json, the schema published for
-// editors and other tools. The examples run in-process under Pulumi's mocks (no CLI), so the inputs
+// Every example's resource inputs are valid for their kind's schema/<Kind>.json, the schemas published
+// for editors and other tools. The examples run in-process under Pulumi's mocks (no CLI), so the inputs
 // checked are exactly what each program registers, Outputs resolved; their one lookup reads an
 // in-process emulator. The repository has no JSON Schema validator dependency (and none is installed
-// transitively), so a minimal one for the keywords the schema uses is below; the test fails if the
+// transitively), so a minimal one for the keywords the schemas use is below; the test fails if a
 // schema starts using another keyword, and a negative case per keyword shows the validator rejects.
 // Imports `pulumi-wsbridge` from dist/: run `npx tsc -p tsconfig.json` first.
 import * as fs from "node:fs";
@@ -10,9 +10,29 @@ import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { request } from "undici";
 import { startEmulator, type RunningEmulator } from "../emulator";
+import type { z } from "zod";
+import { KINDS } from "../scripts/generate-schema";
 import { workspaceInputsSchema } from "../provider/schemas/workspace";
+import { workspaceLockInputsSchema } from "../provider/schemas/workspace-lock";
+import { sshKeyAssignmentInputsSchema } from "../provider/schemas/ssh-key-assignment";
+import { dataRetentionPolicyInputsSchema } from "../provider/schemas/data-retention-policy";
+import { workspaceTagBindingsInputsSchema } from "../provider/schemas/workspace-tag-bindings";
+import { remoteStateConsumersInputsSchema } from "../provider/schemas/remote-state-consumers";
+import { moduleVersionDeprecationInputsSchema } from "../provider/schemas/module-version-deprecation";
 
-const WORKSPACE_TYPE = "pulumi-nodejs:dynamic/wsbridge:Workspace";
+/** The dynamic resources' type tokens: `pulumi-nodejs:dynamic/wsbridge:<Kind>`. */
+const TYPE_PREFIX = "pulumi-nodejs:dynamic/wsbridge:";
+
+/** Each kind's runtime check (the zod schema its provider applies at preview). */
+const runtimeChecks: Record<string, z.ZodType> = {
+  Workspace: workspaceInputsSchema,
+  WorkspaceLock: workspaceLockInputsSchema,
+  SshKeyAssignment: sshKeyAssignmentInputsSchema,
+  DataRetentionPolicy: dataRetentionPolicyInputsSchema,
+  WorkspaceTagBindings: workspaceTagBindingsInputsSchema,
+  RemoteStateConsumers: remoteStateConsumersInputsSchema,
+  ModuleVersionDeprecation: moduleVersionDeprecationInputsSchema,
+};
 const SHARED = "shared-dns";
 
 // ---- a minimal JSON Schema (draft-07) validator ------------------------------------------------
@@ -22,7 +42,7 @@ type Schema = { [keyword: string]: unknown };
 /** Keywords that constrain values; everything else the schema may hold must be an annotation. */
 const ASSERTIONS = new Set([
   "type", "properties", "required", "additionalProperties", "propertyNames", "items",
-  "pattern", "minLength", "maxLength", "enum", "allOf",
+  "pattern", "minLength", "maxLength", "enum", "const", "minimum", "maximum", "allOf",
 ]);
 const ANNOTATIONS = new Set(["$schema", "$id", "title", "description"]);
 
@@ -48,6 +68,11 @@ function validate(schema: Schema, value: unknown, at = ""): string[] {
     return errors; // the other keywords assume the type
   }
   if (Array.isArray(schema["enum"]) && !schema["enum"].some((v) => v === value)) fail(`must be one of ${JSON.stringify(schema["enum"])}`);
+  if ("const" in schema && schema["const"] !== value) fail(`must be ${JSON.stringify(schema["const"])}`);
+  if (typeof value === "number") {
+    if (typeof schema["minimum"] === "number" && value < schema["minimum"]) fail(`must be at least ${schema["minimum"]}`);
+    if (typeof schema["maximum"] === "number" && value > schema["maximum"]) fail(`must be at most ${schema["maximum"]}`);
+  }
   if (typeof value === "string") {
     // JSON Schema counts characters as code points, and its patterns are unanchored ECMA-262 regexes.
     const length = [...value].length;
@@ -91,12 +116,15 @@ function keywordsOf(schema: Schema, found = new Set<string>()): Set<string> {
   return found;
 }
 
-const schema = JSON.parse(fs.readFileSync(path.join(__dirname, "../schema/Workspace.json"), "utf8")) as Schema;
+const schemas: Record<string, Schema> = Object.fromEntries(KINDS.map(({ kind }) =>
+  [kind, JSON.parse(fs.readFileSync(path.join(__dirname, `../schema/${kind}.json`), "utf8")) as Schema]));
+const schema = schemas["Workspace"] as Schema;
 
 // ---- the examples, run under Pulumi's mocks ------------------------------------------------------
 
 interface Registered {
   example: string;
+  kind: string;
   name: string;
   inputs: Record<string, unknown>;
 }
@@ -130,10 +158,12 @@ beforeAll(async () => {
   await pulumi.runtime.setMocks(
     {
       newResource(args) {
-        if (args.type === WORKSPACE_TYPE) {
-          registered.push({ example: currentExample, name: args.name, inputs: declaredInputs(args.inputs as Record<string, unknown>) });
+        if (args.type.startsWith(TYPE_PREFIX)) {
+          const kind = args.type.slice(TYPE_PREFIX.length);
+          registered.push({ example: currentExample, kind, name: args.name, inputs: declaredInputs(args.inputs as Record<string, unknown>) });
         }
-        return { id: `ws-mock${args.name}`, state: args.inputs };
+        // Ids shaped like the server's (`ws-` and letters), so inputs that take a workspace id validate.
+        return { id: `ws-mock${args.name.replace(/[^A-Za-z0-9]/g, "")}`, state: args.inputs };
       },
       call: () => ({}),
     },
@@ -161,41 +191,61 @@ beforeAll(async () => {
   await settled(await import("../examples/quickstart/index"));
   currentExample = "workspaces";
   await settled(await import("../examples/workspaces/index"));
+  currentExample = "platform";
+  await settled(await import("../examples/platform/index"));
 });
 
 afterAll(async () => {
   await emulator?.close();
 });
 
-test("the examples register the Workspaces they declare", () => {
-  expect(registered.map((r) => `${r.example}/${r.name}`).sort()).toEqual([
-    "quickstart/networking",
-    "workspaces/cluster",
-    "workspaces/network",
-    "workspaces/sandbox",
+test("the examples register the resources they declare, every kind among them", () => {
+  expect(registered.map((r) => `${r.example}/${r.kind}/${r.name}`).sort()).toEqual([
+    "platform/DataRetentionPolicy/network-retention",
+    "platform/ModuleVersionDeprecation/vpc-deprecation",
+    "platform/RemoteStateConsumers/network-state-readers",
+    "platform/SshKeyAssignment/app-ssh-key",
+    "platform/Workspace/app",
+    "platform/Workspace/app-staging",
+    "platform/Workspace/network",
+    "platform/WorkspaceLock/app-staging-freeze",
+    "platform/WorkspaceTagBindings/app-staging-tags",
+    "platform/WorkspaceTagBindings/app-tags",
+    "quickstart/Workspace/networking",
+    "workspaces/Workspace/cluster",
+    "workspaces/Workspace/network",
+    "workspaces/Workspace/sandbox",
   ]);
+  expect(new Set(registered.map((r) => r.kind))).toEqual(new Set(KINDS.map((k) => k.kind)));
   // Outputs in inputs were resolved (the description names the network workspace's id).
   const cluster = registered.find((r) => r.name === "cluster");
   expect(cluster?.inputs["description"]).toContain("ws-mocknetwork");
 });
 
-test("the validator knows every keyword schema/Workspace.json uses", () => {
-  const unknown = [...keywordsOf(schema)].filter((k) => !ASSERTIONS.has(k) && !ANNOTATIONS.has(k));
-  expect(unknown).toEqual([]);
+test("the validator knows every keyword the schemas use", () => {
+  for (const [kind, kindSchema] of Object.entries(schemas)) {
+    const unknown = [...keywordsOf(kindSchema)].filter((k) => !ASSERTIONS.has(k) && !ANNOTATIONS.has(k));
+    expect({ kind, unknown }).toEqual({ kind, unknown: [] });
+  }
 });
 
-test("every example's Workspace inputs validate against schema/Workspace.json", () => {
+test("every example's inputs validate against their kind's schema/<Kind>.json", () => {
   expect(registered.length).toBeGreaterThan(0);
   for (const r of registered) {
-    expect({ resource: `${r.example}/${r.name}`, errors: validate(schema, r.inputs) }).toEqual({ resource: `${r.example}/${r.name}`, errors: [] });
+    const kindSchema = schemas[r.kind];
+    if (!kindSchema) throw new Error(`no schema/${r.kind}.json`);
+    const resource = `${r.example}/${r.kind}/${r.name}`;
+    expect({ resource, errors: validate(kindSchema, r.inputs) }).toEqual({ resource, errors: [] });
   }
 });
 
 test("they also pass the provider's runtime check, which adds the rules JSON Schema cannot state", () => {
   for (const r of registered) {
-    const result = workspaceInputsSchema.safeParse(r.inputs);
-    expect({ resource: `${r.example}/${r.name}`, issues: result.success ? [] : result.error.issues })
-      .toEqual({ resource: `${r.example}/${r.name}`, issues: [] });
+    const check = runtimeChecks[r.kind];
+    if (!check) throw new Error(`no runtime check for ${r.kind}`);
+    const result = check.safeParse(r.inputs);
+    const resource = `${r.example}/${r.kind}/${r.name}`;
+    expect({ resource, issues: result.success ? [] : result.error.issues }).toEqual({ resource, issues: [] });
   }
 });
 
