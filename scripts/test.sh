@@ -4,9 +4,12 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/ensure-deps.sh
-npx tsc -p tsconfig.json
-npx tsc -p tsconfig.test.json
-node scripts/generate-schema.js --check
+# Build and type-check side by side (two cores); either failing fails the run.
+npx tsc -p tsconfig.json & build=$!
+npx tsc -p tsconfig.test.json & typecheck=$!
+wait "$build"
+wait "$typecheck"
+# The committed JSON Schemas are checked by test/args-types-runtime-checks-and-json-schemas-agree.test.ts.
 # Built (or found) before jest starts, so a first-time CLI build is not inside a test's timeout.
 bash scripts/setup-pulumi.sh > /dev/null
 mkdir -p .wsbridge
