@@ -21,6 +21,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { DEFAULT_ADDRESS, resolveAddress } from "./address";
 import { DEFAULT_RETRY_OPTIONS, DEFAULT_TIMEOUT_MS, WsbridgeClient, addressProblem, type ClientSettings, type Edition } from "./api";
+import type { CheckFailure, Props } from "./lifecycle";
 
 /** What Pulumi's dynamic ConfigureRequest.config offers. */
 export interface ConfigSource {
@@ -284,4 +285,21 @@ export function sharedClientFor(s: ResolvedSettings): WsbridgeClient {
 export function resetConfigForTests(): void {
   stackConfig = {};
   clients.clear();
+}
+
+/**
+ * The inputs of a kind that lives in an organization, with the default organization applied (stack
+ * config, then WSBRIDGE_ORGANIZATION / TFE_ORGANIZATION), and the check failure when there is none.
+ */
+export function withDefaultOrganization(raw: Props): { inputs: Props; missing?: CheckFailure } {
+  const organization = raw.organization ?? resolveSettings().organization;
+  if (organization !== undefined) return { inputs: { ...raw, organization } };
+  return {
+    inputs: raw,
+    missing: {
+      property: "organization",
+      reason: "is required: set it on the resource, or set the `wsbridge:organization` stack config " +
+        "(or WSBRIDGE_ORGANIZATION / TFE_ORGANIZATION)",
+    },
+  };
 }

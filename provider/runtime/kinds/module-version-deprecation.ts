@@ -18,7 +18,7 @@ import {
   NotFoundError, OutcomeUnknownError, ServerError, TransportError, ValidationError,
   type ModuleVersionDeprecation, type ModuleVersionRef, type RegistryModuleVersion, type WsbridgeClient,
 } from "../api";
-import { resolveSettings, settingsProblem, sharedClient } from "../config";
+import { resolveSettings, settingsProblem, sharedClient, withDefaultOrganization } from "../config";
 import {
   isUnknown, staleSettingsHint, userInputs, validate, withoutProvider, type CheckOutcome, type DiffOutcome, type Props,
 } from "../lifecycle";
@@ -66,18 +66,9 @@ export async function check(_olds: Props, news: Props): Promise<CheckOutcome<Pro
   // A setting that cannot work fails the preview, naming it, before anything is planned.
   const problem = settingsProblem();
   if (problem !== undefined) throw new Error(problem);
-  const raw = userInputs(news);
-  const organization = raw.organization ?? resolveSettings().organization;
-  const inputs: Props = organization === undefined ? raw : { ...raw, organization };
+  const { inputs, missing } = withDefaultOrganization(userInputs(news));
   const outcome = validate(moduleVersionDeprecationInputsSchema, inputs, KIND);
-  if (organization === undefined) {
-    outcome.failures.push({
-      property: "organization",
-      reason:
-        "is required: set it on the resource, or set the `wsbridge:organization` stack config " +
-        "(or WSBRIDGE_ORGANIZATION / TFE_ORGANIZATION)",
-    });
-  }
+  if (missing !== undefined) outcome.failures.push(missing);
   // No request: everything checkable is in the inputs; whether the version exists is D1's answer.
   return outcome;
 }

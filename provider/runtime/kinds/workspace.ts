@@ -9,7 +9,7 @@ import {
   ConflictError, ForbiddenError, NotFoundError, OutcomeUnknownError, ValidationError,
   type EffectiveTagBinding, type Workspace, type WorkspaceCreateOptions, type WorkspaceUpdateOptions, type WsbridgeClient,
 } from "../api";
-import { resolveSettings, settingsProblem, sharedClient } from "../config";
+import { settingsProblem, sharedClient, withDefaultOrganization } from "../config";
 import {
   isUnknown, staleSettingsHint, userInputs, validate, withoutProvider, type CheckOutcome, type DiffOutcome, type Props,
 } from "../lifecycle";
@@ -141,24 +141,14 @@ export async function check(olds: Props, news: Props): Promise<CheckOutcome<Prop
   // A setting that cannot work fails the preview, naming it, before anything is planned.
   const problem = settingsProblem();
   if (problem !== undefined) throw new Error(problem);
-  const raw = userInputs(news);
-  const settings = resolveSettings();
-  const organization = raw.organization ?? settings.organization;
-  const inputs: Props = organization === undefined ? raw : { ...raw, organization };
+  const { inputs, missing } = withDefaultOrganization(userInputs(news));
   // Sets in one canonical order, so a reordered list is not an input change (the CLI shows input changes).
   for (const key of SET_INPUTS) {
     const list = inputs[key];
     if (Array.isArray(list) && !isUnknown(list) && list.every((v) => typeof v === "string")) inputs[key] = [...(list as string[])].sort();
   }
   const outcome = validate(workspaceInputsSchema, inputs, KIND);
-  if (organization === undefined) {
-    outcome.failures.push({
-      property: "organization",
-      reason:
-        "is required: set it on the resource, or set the `wsbridge:organization` stack config " +
-        "(or WSBRIDGE_ORGANIZATION / TFE_ORGANIZATION)",
-    });
-  }
+  if (missing !== undefined) outcome.failures.push(missing);
   const creating = Object.keys(userInputs(olds)).length === 0;
   const repo = inputs.vcsRepo as Partial<VcsRepoInput> | undefined;
   const hadRepo = !creating && userInputs(olds).vcsRepo !== undefined;
