@@ -46,7 +46,7 @@ export type DataRetentionPolicyOutputs = {
 
 // ---- check ----------------------------------------------------------------------------------
 
-export async function check(_olds: Props, news: Props): Promise<CheckOutcome<Props>> {
+export async function check(olds: Props, news: Props): Promise<CheckOutcome<Props>> {
   // A setting that cannot work fails the preview, naming it, before anything is planned.
   const problem = settingsProblem();
   if (problem !== undefined) throw new Error(problem);
@@ -56,8 +56,16 @@ export async function check(_olds: Props, news: Props): Promise<CheckOutcome<Pro
   if (inputs.deleteOlderThanNDays === undefined && inputs.dontDelete === undefined) {
     outcome.failures.push({ property: "deleteOlderThanNDays", reason: `is required unless dontDelete: true is given: ${DATA_RETENTION_ONE_FORM}` });
   }
-  if (outcome.failures.length === 0) await checkTheEdition(inputs, outcome.failures);
+  // The edition matters for a policy about to be written: on create, or when the declaration changed. An
+  // unchanged one was written already, so a preview with nothing changed sends nothing (not even the ping).
+  if (outcome.failures.length === 0 && !sameDeclaration(userInputs(olds), inputs)) await checkTheEdition(inputs, outcome.failures);
   return outcome;
+}
+
+/** The same workspace and policy as the last applied inputs (the engine passes those as `olds`). */
+function sameDeclaration(olds: Props, news: Props): boolean {
+  return typeof olds.workspaceId === "string" && olds.workspaceId === news.workspaceId &&
+    olds.deleteOlderThanNDays === news.deleteOlderThanNDays && olds.dontDelete === news.dontDelete;
 }
 
 /**

@@ -33,7 +33,7 @@ export type RemoteStateConsumersOutputs = {
 
 // ---- check ----------------------------------------------------------------------------------
 
-export async function check(_olds: Props, news: Props): Promise<CheckOutcome<Props>> {
+export async function check(olds: Props, news: Props): Promise<CheckOutcome<Props>> {
   const problem = settingsProblem();
   if (problem !== undefined) throw new Error(problem);
   const raw = userInputs(news);
@@ -41,7 +41,9 @@ export async function check(_olds: Props, news: Props): Promise<CheckOutcome<Pro
   const failures: CheckFailure[] = [...outcome.failures, ...entryFailures(raw)];
   const inputs: Props = { ...withoutProvider(news) };
   if (Array.isArray(raw.consumerIds)) inputs.consumerIds = [...raw.consumerIds].sort(byId);
-  if (failures.length === 0 && !isUnknown(raw.workspaceId) && typeof raw.workspaceId === "string") {
+  // The workspace's sharing is checked on create and when the declaration changes: an unchanged one was
+  // accepted when it was applied, so a preview with nothing changed sends nothing.
+  if (failures.length === 0 && !isUnknown(raw.workspaceId) && typeof raw.workspaceId === "string" && !sameDeclaration(olds, inputs)) {
     const shared = await sharesGlobally(raw.workspaceId);
     if (shared !== undefined) failures.push({ property: "workspaceId", reason: shared });
   }
@@ -94,6 +96,14 @@ async function sharesGlobally(workspaceId: string): Promise<string | undefined> 
   }
 }
 
+/** The same workspace, consumers (as a set) and mode as the last applied inputs (the engine passes those as `olds`). */
+function sameDeclaration(olds: Props, news: Props): boolean {
+  const before = userInputs(olds);
+  const after = userInputs(news);
+  return before.workspaceId === after.workspaceId && (before.exclusive === true) === (after.exclusive === true) &&
+    Array.isArray(before.consumerIds) && sameSet(before.consumerIds, after.consumerIds);
+}
+
 const byId = (a: unknown, b: unknown): number => String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
 
 // ---- diff -----------------------------------------------------------------------------------
@@ -114,7 +124,11 @@ function sameSet(before: unknown, after: unknown): boolean {
 
 // ---- create ---------------------------------------------------------------------------------
 
-/** Additive: C2 then C1 (2 requests; C1 one more per 100 consumers). Exclusive: C3 (1 request). */
+/**
+ * Additive: C2 then C1 (2 requests; C1 one more per 100 consumers): C2 answers 204 with no body, and
+ * `allConsumerIds` is the server's whole list, which only C1 tells. Exclusive: C3 (1 request), whose
+ * list is the whole list.
+ */
 export async function create(inputs: Props): Promise<{ id: string; outs: RemoteStateConsumersOutputs }> {
   const declared = parseChecked(inputs);
   const client = sharedClient();
@@ -157,7 +171,10 @@ export async function read(id: string, props: Props | undefined): Promise<{ id: 
 
 // ---- update ---------------------------------------------------------------------------------
 
-/** Additive: C2 for the new, C4 for the dropped, then C1 (each write only when needed). Exclusive: C3. */
+/**
+ * Additive: C2 for the new, C4 for the dropped, then C1 (each write only when needed; no endpoint adds
+ * and removes in one call except C3, which would replace consumers others added). Exclusive: C3.
+ */
 export async function update(_id: string, olds: Props, news: Props): Promise<{ outs: RemoteStateConsumersOutputs }> {
   const before = withoutProvider(olds);
   const managedBefore = Array.isArray(before.consumerIds) ? before.consumerIds.map(String) : [];

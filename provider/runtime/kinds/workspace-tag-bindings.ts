@@ -9,7 +9,15 @@
 // The id is `${workspaceId}:${12 hex of sha256(the sorted keys declared at create)}`, so two additive
 // resources on one workspace (each with its own keys) have different ids. The id never changes after
 // create; the outputs carry the workspace id and the keys managed (`__managedKeys`).
+//
+// Requests: the workspace's own answers carry the effective bindings (`include=effective_tag_bindings`),
+// and its direct bindings are the effective ones inherited from nowhere (a direct key wins over the
+// project's), so a refresh, an exclusive write and every A5 need no second read. Two requests remain
+// where the API leaves no choice: C10 (the only additive write) answers with the direct bindings alone,
+// so the project-inherited part of `effectiveTags` costs one C9; and removing a key goes through A5,
+// which replaces the whole set, so it needs the current set (C8) first.
 import { createHash } from "node:crypto";
+import { isDeepStrictEqual } from "node:util";
 import {
   MAX_DIRECT_TAG_BINDINGS, workspaceTagBindingsInputsSchema, type WorkspaceTagBindingsInputs,
 } from "../../schemas/workspace-tag-bindings";
@@ -23,6 +31,8 @@ import {
 import { assertServesTheApi } from "../serves-the-api";
 
 const KIND = "WorkspaceTagBindings";
+/** Workspace reads and updates answer with the effective bindings: direct and inherited in one request. */
+const WITH_EFFECTIVE = { include: ["effective_tag_bindings"] };
 
 type TagMap = Record<string, string>;
 
@@ -47,7 +57,9 @@ export type WorkspaceTagBindingsOutputs = {
 
 /**
  * No request for bad inputs. When every input is known and the mode is additive, one read (C8) counts
- * the keys already on the workspace that this resource keeps, so the limit of 10 fails at preview.
+ * the keys already on the workspace that this resource keeps, so the limit of 10 fails at preview. Only
+ * for a create or a changed declaration: an unchanged one was within the limit when it was applied, so
+ * a preview with nothing changed sends nothing.
  */
 export async function check(olds: Props, news: Props): Promise<CheckOutcome<Props>> {
   const problem = settingsProblem();
@@ -56,6 +68,7 @@ export async function check(olds: Props, news: Props): Promise<CheckOutcome<Prop
   if (outcome.failures.length > 0 || isUnknown(outcome.inputs)) return outcome;
   const declared = parseChecked(outcome.inputs);
   if (declared.exclusive === true) return outcome;
+  if (sameDeclaration(userInputs(olds), outcome.inputs)) return outcome;
   const previouslyDeclared = new Set(Object.keys(tagsOf(withoutProvider(olds).tags)));
   let live: TagBinding[];
   try {
@@ -77,6 +90,16 @@ export async function check(olds: Props, news: Props): Promise<CheckOutcome<Prop
     };
   }
   return outcome;
+}
+
+/** The same workspace, mode and tags as the last applied inputs (the engine passes those as `olds`). */
+function sameDeclaration(olds: Props, news: Props): boolean {
+  return olds.workspaceId === news.workspaceId && (olds.exclusive === true) === (news.exclusive === true) &&
+    isDeepStrictEqual(sortedEntries(olds.tags), sortedEntries(news.tags));
+}
+
+function sortedEntries(value: unknown): [string, string][] {
+  return Object.entries(tagsOf(value)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 // ---- diff -----------------------------------------------------------------------------------
@@ -106,24 +129,27 @@ function tagsDiffer(state: Props, inputs: Props): boolean {
 
 // ---- create ---------------------------------------------------------------------------------
 
-/** Two requests: C10 (additive; C8 when no tag is declared) or A5 (exclusive), then C9 for the effective tags. */
+/**
+ * Exclusive: one request (A5, answering with the effective bindings). Additive: C10 then C9 (2: C10
+ * answers with the direct bindings only); with no tag declared, one read of the workspace.
+ */
 export async function create(inputs: Props): Promise<{ id: string; outs: WorkspaceTagBindingsOutputs }> {
   const declared = parseChecked(inputs);
   const client = sharedClient();
-  const direct = await write(client, declared, async () => {
+  const tags = await write(client, declared, async () => {
     if (declared.exclusive === true) return replaceDirectSet(client, declared.workspaceId, declared.tags);
-    if (Object.keys(declared.tags).length === 0) return mapOf(await client.listTagBindings(declared.workspaceId));
-    return mapOf(await client.addTagBindings(declared.workspaceId, bindingsOf(declared.tags)));
+    if (Object.keys(declared.tags).length === 0) return readLiveTags(client, declared.workspaceId);
+    return addBindings(client, declared.workspaceId, declared.tags);
   });
-  const effective = await effectiveOf(client, declared.workspaceId);
-  return { id: idOf(declared), outs: outputsOf(declared, direct, effective) };
+  return { id: idOf(declared), outs: outputsOf(declared, tags) };
 }
 
 // ---- read -----------------------------------------------------------------------------------
 
 /**
- * Two requests: C8 and C9. The managed keys' live values become the inputs, so a managed key changed
- * or removed outside Pulumi shows in the next preview; an unmanaged key added outside does not (unless exclusive).
+ * One request: the workspace, with its effective bindings (the direct ones are those inherited from
+ * nowhere). The managed keys' live values become the inputs, so a managed key changed or removed
+ * outside Pulumi shows in the next preview; an unmanaged key added outside does not (unless exclusive).
  */
 export async function read(id: string, props: Props | undefined): Promise<{ id: string; props?: WorkspaceTagBindingsOutputs; inputs?: Props }> {
   const state = withoutProvider(props);
@@ -132,8 +158,7 @@ export async function read(id: string, props: Props | undefined): Promise<{ id: 
   let direct: TagMap;
   let effective: EffectiveTag[];
   try {
-    direct = mapOf(await client.listTagBindings(workspaceId));
-    effective = await effectiveOf(client, workspaceId);
+    ({ direct, effective } = await readLiveTags(client, workspaceId));
   } catch (error) {
     if (error instanceof NotFoundError) {
       await assertServesTheApi(client, ", so a workspace not found there is not known to be gone");
@@ -152,15 +177,16 @@ export async function read(id: string, props: Props | undefined): Promise<{ id: 
 // ---- update ---------------------------------------------------------------------------------
 
 /**
- * Exclusive: A5 with the declared set, then C9 (2 requests). Additive: C10 with the added and changed
- * keys, then C9 (2); when a managed key leaves the declaration: C8, A5 with the current set minus the
- * removed keys plus the declared ones, then C9 (3).
+ * Exclusive: A5 with the declared set (1 request). Additive: C10 with the added and changed keys, then
+ * C9 (2); when a managed key leaves the declaration: C8, then A5 with the current set minus the removed
+ * keys plus the declared ones (2: A5 replaces the whole set, and C10 cannot remove). Nothing to write
+ * (only `exclusive` turned off): no request, the last report stands.
  */
 export async function update(_id: string, olds: Props, news: Props): Promise<{ outs: WorkspaceTagBindingsOutputs }> {
   const declared = parseChecked(news);
   const state = withoutProvider(olds);
   const client = sharedClient();
-  const direct = await write(client, declared, async () => {
+  const tags = await write(client, declared, async () => {
     if (declared.exclusive === true) return replaceDirectSet(client, declared.workspaceId, declared.tags);
     const removed = managedKeysOf(state).filter((key) => !(key in declared.tags));
     if (removed.length > 0) {
@@ -170,18 +196,19 @@ export async function update(_id: string, olds: Props, news: Props): Promise<{ o
     }
     const live = tagsOf(state.tags);
     const changed = Object.entries(declared.tags).filter(([key, value]) => live[key] !== value);
-    if (changed.length === 0) return mapOf(await client.listTagBindings(declared.workspaceId));
-    return mapOf(await client.addTagBindings(declared.workspaceId, bindingsOf(Object.fromEntries(changed))));
+    if (changed.length === 0 && state.workspaceId === declared.workspaceId) return lastReported(state);
+    if (changed.length === 0) return readLiveTags(client, declared.workspaceId);
+    return addBindings(client, declared.workspaceId, Object.fromEntries(changed));
   });
-  const effective = await effectiveOf(client, declared.workspaceId);
-  return { outs: outputsOf(declared, direct, effective) };
+  return { outs: outputsOf(declared, tags) };
 }
 
 // ---- delete ---------------------------------------------------------------------------------
 
 /**
  * One request (C8) when none of the managed keys is still bound; two (C8, then A5 with the current set
- * minus the managed keys) otherwise. Keys this resource never declared stay, in both modes.
+ * minus the managed keys) otherwise: the API removes a key only through A5, which replaces the whole
+ * set, so the current set must be read first. Keys this resource never declared stay, in both modes.
  */
 export async function remove(_id: string, props: Props): Promise<void> {
   const state = withoutProvider(props);
@@ -207,10 +234,21 @@ export async function remove(_id: string, props: Props): Promise<void> {
 
 // ---- requests and errors ----------------------------------------------------------------------
 
-/** A5 with the given set as the whole direct set; the direct set is then exactly that set. */
-async function replaceDirectSet(client: WsbridgeClient, workspaceId: string, tags: TagMap): Promise<TagMap> {
-  await client.updateWorkspace(workspaceId, { tagBindings: bindingsOf(tags) });
-  return { ...tags };
+/** The direct and effective bindings after a write, as the server reported them. */
+type LiveTags = { direct: TagMap; effective: EffectiveTag[] };
+
+/** A5 with the given set as the whole direct set; its answer carries the effective bindings. */
+async function replaceDirectSet(client: WsbridgeClient, workspaceId: string, tags: TagMap): Promise<LiveTags> {
+  const workspace = await client.updateWorkspace(workspaceId, { tagBindings: bindingsOf(tags) }, WITH_EFFECTIVE);
+  // A server that ignored `include`: the set just written is the direct set, C9 adds the inherited ones.
+  if (workspace.effectiveTagBindings === undefined) return { direct: { ...tags }, effective: await effectiveOf(client, workspaceId) };
+  return liveTagsFrom(workspace.effectiveTagBindings);
+}
+
+/** C10 (answers with every direct binding), then C9: the only way to learn the project-inherited ones. */
+async function addBindings(client: WsbridgeClient, workspaceId: string, tags: TagMap): Promise<LiveTags> {
+  const direct = mapOf(await client.addTagBindings(workspaceId, bindingsOf(tags)));
+  return { direct, effective: await effectiveOf(client, workspaceId) };
 }
 
 async function effectiveOf(client: WsbridgeClient, workspaceId: string): Promise<EffectiveTag[]> {
@@ -218,8 +256,28 @@ async function effectiveOf(client: WsbridgeClient, workspaceId: string): Promise
   return effective.map(toEffectiveTag);
 }
 
+/** One read of the workspace with its effective bindings (C8 and C9 instead, from a server that ignores `include`). */
+async function readLiveTags(client: WsbridgeClient, workspaceId: string): Promise<LiveTags> {
+  const workspace = await client.readWorkspace(workspaceId, WITH_EFFECTIVE);
+  if (workspace.effectiveTagBindings !== undefined) return liveTagsFrom(workspace.effectiveTagBindings);
+  return { direct: mapOf(await client.listTagBindings(workspaceId)), effective: await effectiveOf(client, workspaceId) };
+}
+
+/** Direct and effective bindings from the effective ones: the direct ones are inherited from nowhere. */
+function liveTagsFrom(bindings: readonly EffectiveTagBinding[]): LiveTags {
+  const effective = bindings.map(toEffectiveTag);
+  const direct = Object.fromEntries(effective.filter((b) => b.inheritedFrom === null).map((b) => [b.key, b.value]));
+  return { direct, effective };
+}
+
+/** The bindings the last apply or refresh recorded. */
+function lastReported(state: Props): LiveTags {
+  const effective = Array.isArray(state.effectiveTags) ? state.effectiveTags as EffectiveTag[] : [];
+  return { direct: tagsOf(state.allDirectTags), effective };
+}
+
 /** Runs a write; every refusal becomes a message naming the property at fault. */
-async function write(client: WsbridgeClient, declared: WorkspaceTagBindingsInputs, action: () => Promise<TagMap>): Promise<TagMap> {
+async function write(client: WsbridgeClient, declared: WorkspaceTagBindingsInputs, action: () => Promise<LiveTags>): Promise<LiveTags> {
   try {
     return await action();
   } catch (error) {
@@ -267,7 +325,7 @@ function idOf(declared: WorkspaceTagBindingsInputs): string {
   return `${declared.workspaceId}:${digest.slice(0, 12)}`;
 }
 
-function outputsOf(declared: WorkspaceTagBindingsInputs, direct: TagMap, effective: EffectiveTag[]): WorkspaceTagBindingsOutputs {
+function outputsOf(declared: WorkspaceTagBindingsInputs, { direct, effective }: LiveTags): WorkspaceTagBindingsOutputs {
   const managed = Object.keys(declared.tags).sort();
   return {
     workspaceId: declared.workspaceId, tags: pick(direct, managed), exclusive: declared.exclusive === true,

@@ -158,7 +158,7 @@ export async function check(olds: Props, news: Props): Promise<CheckOutcome<Prop
       reason: "is required when the repository is first connected (the service takes githubAppInstallationId only on update)",
     });
   }
-  if (outcome.failures.length === 0) await checkAgainstTheServer(inputs, creating, outcome.failures, urnOf(news));
+  if (outcome.failures.length === 0) await checkAgainstTheServer(inputs, userInputs(olds), creating, outcome.failures, urnOf(news));
   if (inputs.operations !== undefined && outcome.failures.length === 0) {
     await noteForTheUser("warning", `${label(news)}: \`operations\` is deprecated by the service; use \`executionMode\` ("remote" for true, "local" for false).`, urnOf(news));
   }
@@ -168,11 +168,16 @@ export async function check(olds: Props, news: Props): Promise<CheckOutcome<Prop
   return { inputs: { ...outcome.inputs, __owner: marker }, failures: outcome.failures };
 }
 
-/** Read-only checks that need the server: the edition, and what a create with adoptExisting will take. */
+/**
+ * Read-only checks that need the server: the edition, and what a create with adoptExisting will take.
+ * The edition is asked (one ping per process) only when `assessmentsEnabled` is about to be sent: on
+ * create, or when its declared value changed. A preview with nothing changed sends nothing.
+ */
 async function checkAgainstTheServer(
-  inputs: Props, creating: boolean, failures: { property: string; reason: string }[], urn: string | undefined,
+  inputs: Props, previous: Props, creating: boolean, failures: { property: string; reason: string }[], urn: string | undefined,
 ): Promise<void> {
-  if (inputs.assessmentsEnabled !== undefined && !isUnknown(inputs.assessmentsEnabled)) {
+  const assessmentsSent = creating || inputs.assessmentsEnabled !== previous.assessmentsEnabled;
+  if (inputs.assessmentsEnabled !== undefined && !isUnknown(inputs.assessmentsEnabled) && assessmentsSent) {
     const edition = await editionOf(sharedClient());
     if (edition === "self-managed") {
       failures.push({ property: "assessmentsEnabled", reason: "is only available in the hosted edition; this server is self-managed" });
@@ -480,8 +485,9 @@ async function explainedUpdateFailure(client: WsbridgeClient, id: string, declar
 
 /**
  * Brings the workspace to the declared state from `current` (the server's last report): one PATCH
- * with every changed attribute and relationship, then the flat tags (their own endpoints). A change
- * to provider switches alone sends nothing.
+ * with every changed attribute and relationship (its answer is the new state, so no read follows),
+ * then the flat tags: the update endpoint cannot change them, and their own endpoints add (C6) and
+ * remove (C7) in separate calls. A change to provider switches alone sends nothing.
  */
 async function reconcile(client: WsbridgeClient, id: string, declared: CheckedWorkspaceInputs, current: WorkspaceOutputs): Promise<Workspace> {
   const changedKeys = changedInputs(current as unknown as Props, declared as unknown as Props);
@@ -492,9 +498,10 @@ async function reconcile(client: WsbridgeClient, id: string, declared: CheckedWo
     ...(changedKeys.includes("name") && { name: declared.name }),
     ...serverOptions(declared, attributes, current),
   };
-  let workspace = Object.keys(options).length > 0
-    ? await client.updateWorkspace(id, options, READ)
-    : flatTags ? await client.readWorkspace(id, READ) : workspaceFromOutputs(current);
+  // Flat tags alone: the last report (what diff judged the change on) is the base, no read first. C6 and
+  // C7 ignore a tag already present or already absent; a tag added outside since the last refresh is
+  // left until a refresh shows it as drift, as for every other attribute.
+  let workspace = Object.keys(options).length > 0 ? await client.updateWorkspace(id, options, READ) : workspaceFromOutputs(current);
   if (flatTags) workspace = await applyFlatTags(client, workspace, declared);
   return workspace;
 }
