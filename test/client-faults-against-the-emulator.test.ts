@@ -64,7 +64,8 @@ describe("429 Too Many Requests", () => {
     const ws = await client.createWorkspace(ORG, { name: uniqueName("rl-burst") });
     emu.setFaults({ rateLimit: { limit: 100, windowMs: 1000 } });
     emu.clearRequests();
-    const limitedClient = clientFor(emu, { rateLimit: { enabled: true } });
+    // An unpaced first wave (the default sends one request until the limit is known) provokes the 429s.
+    const limitedClient = clientFor(emu, { rateLimit: { enabled: true, waitForFirstResponse: false } });
     const results = await Promise.all(Array.from({ length: 150 }, () => limitedClient.readWorkspace(ws.id)));
     expect(results.every((w) => w.id === ws.id)).toBe(true);
     const log = attempts(emu, "GET", `/api/v2/workspaces/${ws.id}`);

@@ -8,7 +8,7 @@ import {
   InvalidConfigError, MissingTokenError, OutcomeUnknownError, RequestShapeError, ResponseShapeError, TransportError, errorForResponse,
   parseErrorDocument, registerSecret, type RequestContext,
 } from "./errors";
-import { observeLimit, reserve, type RateLimitOptions } from "./rate-limiter";
+import { acquire, observeNoResponse, observeResponse, pauseOrigin, type RateLimitOptions } from "./rate-limiter";
 import { decideRetry, resolveRetryOptions, retryAfterFromHeaders, sleep, type RequestTraits, type RetryOptions } from "./retry";
 import {
   DEFAULT_TIMEOUT_MS, classifyTransportError, defaultUserAgent, headerValue, send, type HttpMethod, type TransportResponse,
@@ -155,14 +155,16 @@ export class Requester {
     const started = Date.now();
     let failures = 0;
     let rateLimitRetries = 0;
+    let refusedLast = false;
     for (;;) {
-      const wait = reserve(this.origin, this.rateLimit);
-      if (wait > 0) await sleep(wait);
+      await acquire(this.origin, this.rateLimit, refusedLast);
+      refusedLast = false;
 
       let res: TransportResponse;
       try {
         res = await send({ origin: this.origin, method: spec.method, path, headers, timeoutMs: this.timeoutMs, ...(body === undefined ? {} : { body }) });
       } catch (err) {
+        observeNoResponse(this.origin, this.rateLimit);
         failures++;
         const failure = classifyTransportError(err);
         const state = { attempts: failures, rateLimitRetries, elapsedMs: Date.now() - started };
@@ -172,7 +174,7 @@ export class Requester {
         throw new TransportError(ctx, failure.code, failure.reason, failure.sent, failures + rateLimitRetries, err, this.origin);
       }
 
-      observeLimit(this.origin, headerValue(res.headers, "x-ratelimit-limit"), this.rateLimit);
+      observeResponse(this.origin, headerValue(res.headers, "x-ratelimit-limit"), this.rateLimit);
       const requestId = headerValue(res.headers, "x-request-id");
       if (res.status >= 200 && res.status < 300) return this.success(ctx, res, requestId);
 
@@ -183,8 +185,15 @@ export class Requester {
       const state = { attempts: failures, rateLimitRetries, elapsedMs: Date.now() - started };
       const decision = decideRetry({ kind: "response", status: res.status, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) }, state, traits, this.retry);
       if (decision.retry) {
-        if (res.status === 429) rateLimitRetries++;
-        await sleep(decision.delayMs);
+        if (res.status === 429) {
+          rateLimitRetries++;
+          // The whole origin waits out the reset, not just this request, and this one goes back through
+          // the queue (at its head): the requests refused together then leave paced, not as a burst.
+          refusedLast = pauseOrigin(this.origin, decision.delayMs, this.rateLimit);
+          if (!refusedLast) await sleep(decision.delayMs);
+        } else {
+          await sleep(decision.delayMs);
+        }
         continue;
       }
       if (decision.reason === "not-idempotent" && res.status >= 500) {
