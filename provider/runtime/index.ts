@@ -2,13 +2,41 @@
 // (`require("pulumi-wsbridge/runtime").<kind>.<method>(...)`) long after they were written, so
 // exports may be added but never renamed or removed, and their signatures only widened.
 import * as config from "./config";
-import * as workspaceKind from "./kinds/workspace";
-import * as workspaceLockKind from "./kinds/workspace-lock";
-import * as sshKeyAssignmentKind from "./kinds/ssh-key-assignment";
-import * as dataRetentionPolicyKind from "./kinds/data-retention-policy";
-import * as workspaceTagBindingsKind from "./kinds/workspace-tag-bindings";
-import * as remoteStateConsumersKind from "./kinds/remote-state-consumers";
-import * as moduleVersionDeprecationKind from "./kinds/module-version-deprecation";
+import type { Props } from "./lifecycle";
+import type * as workspaceKind from "./kinds/workspace";
+import type * as workspaceLockKind from "./kinds/workspace-lock";
+import type * as sshKeyAssignmentKind from "./kinds/ssh-key-assignment";
+import type * as dataRetentionPolicyKind from "./kinds/data-retention-policy";
+import type * as workspaceTagBindingsKind from "./kinds/workspace-tag-bindings";
+import type * as remoteStateConsumersKind from "./kinds/remote-state-consumers";
+import type * as moduleVersionDeprecationKind from "./kinds/module-version-deprecation";
+
+/** What each kind's module exports: its lifecycle, `delete` being `remove` (a reserved word). */
+interface KindModule {
+  check(olds: Props, news: Props): Promise<unknown>;
+  diff(id: string, olds: Props, news: Props): Promise<unknown>;
+  create(inputs: Props): Promise<unknown>;
+  read(id: string, props: Props | undefined): Promise<unknown>;
+  update(id: string, olds: Props, news: Props): Promise<unknown>;
+  remove(id: string, props: Props): Promise<void>;
+}
+
+/**
+ * A kind's lifecycle, its module loaded on the first call: the provider process serves only the kinds
+ * a program declares, so a Workspace-only program does not load the other six (tens of milliseconds).
+ */
+function lifecycleOf<M extends KindModule>(load: () => M) {
+  let loaded: M | undefined;
+  const kind = (): M => (loaded ??= load());
+  return {
+    check: (olds: Props, news: Props) => kind().check(olds, news) as ReturnType<M["check"]>,
+    diff: (id: string, olds: Props, news: Props) => kind().diff(id, olds, news) as ReturnType<M["diff"]>,
+    create: (inputs: Props) => kind().create(inputs) as ReturnType<M["create"]>,
+    read: (id: string, props: Props | undefined) => kind().read(id, props) as ReturnType<M["read"]>,
+    update: (id: string, olds: Props, news: Props) => kind().update(id, olds, news) as ReturnType<M["update"]>,
+    delete: (id: string, props: Props) => kind().remove(id, props),
+  };
+}
 
 /** The part of Pulumi's dynamic `ConfigureRequest` the runtime reads. */
 export interface ConfigureRequest {
@@ -24,65 +52,16 @@ export async function configure(req: ConfigureRequest | undefined): Promise<void
   config.configure(req?.config);
 }
 
-export const workspace = {
-  check: workspaceKind.check,
-  diff: workspaceKind.diff,
-  create: workspaceKind.create,
-  read: workspaceKind.read,
-  update: workspaceKind.update,
-  delete: workspaceKind.remove,
-};
+export const workspace = lifecycleOf(() => require("./kinds/workspace") as typeof workspaceKind);
 
-export const workspaceLock = {
-  check: workspaceLockKind.check,
-  diff: workspaceLockKind.diff,
-  create: workspaceLockKind.create,
-  read: workspaceLockKind.read,
-  update: workspaceLockKind.update,
-  delete: workspaceLockKind.remove,
-};
+export const workspaceLock = lifecycleOf(() => require("./kinds/workspace-lock") as typeof workspaceLockKind);
 
-export const sshKeyAssignment = {
-  check: sshKeyAssignmentKind.check,
-  diff: sshKeyAssignmentKind.diff,
-  create: sshKeyAssignmentKind.create,
-  read: sshKeyAssignmentKind.read,
-  update: sshKeyAssignmentKind.update,
-  delete: sshKeyAssignmentKind.remove,
-};
+export const sshKeyAssignment = lifecycleOf(() => require("./kinds/ssh-key-assignment") as typeof sshKeyAssignmentKind);
 
-export const dataRetentionPolicy = {
-  check: dataRetentionPolicyKind.check,
-  diff: dataRetentionPolicyKind.diff,
-  create: dataRetentionPolicyKind.create,
-  read: dataRetentionPolicyKind.read,
-  update: dataRetentionPolicyKind.update,
-  delete: dataRetentionPolicyKind.remove,
-};
+export const dataRetentionPolicy = lifecycleOf(() => require("./kinds/data-retention-policy") as typeof dataRetentionPolicyKind);
 
-export const workspaceTagBindings = {
-  check: workspaceTagBindingsKind.check,
-  diff: workspaceTagBindingsKind.diff,
-  create: workspaceTagBindingsKind.create,
-  read: workspaceTagBindingsKind.read,
-  update: workspaceTagBindingsKind.update,
-  delete: workspaceTagBindingsKind.remove,
-};
+export const workspaceTagBindings = lifecycleOf(() => require("./kinds/workspace-tag-bindings") as typeof workspaceTagBindingsKind);
 
-export const remoteStateConsumers = {
-  check: remoteStateConsumersKind.check,
-  diff: remoteStateConsumersKind.diff,
-  create: remoteStateConsumersKind.create,
-  read: remoteStateConsumersKind.read,
-  update: remoteStateConsumersKind.update,
-  delete: remoteStateConsumersKind.remove,
-};
+export const remoteStateConsumers = lifecycleOf(() => require("./kinds/remote-state-consumers") as typeof remoteStateConsumersKind);
 
-export const moduleVersionDeprecation = {
-  check: moduleVersionDeprecationKind.check,
-  diff: moduleVersionDeprecationKind.diff,
-  create: moduleVersionDeprecationKind.create,
-  read: moduleVersionDeprecationKind.read,
-  update: moduleVersionDeprecationKind.update,
-  delete: moduleVersionDeprecationKind.remove,
-};
+export const moduleVersionDeprecation = lifecycleOf(() => require("./kinds/module-version-deprecation") as typeof moduleVersionDeprecationKind);

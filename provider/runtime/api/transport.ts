@@ -5,7 +5,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { Pool, type Dispatcher } from "undici";
+import type { Dispatcher, Pool } from "undici";
 import type { IncomingHttpHeaders } from "undici/types/header";
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
@@ -23,11 +23,31 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 
 const pools = new Map<string, Pool>();
 
+let poolClass: typeof Pool | undefined;
+
+/**
+ * undici's Pool, loaded at the first request and alone: the package's entry point also loads fetch,
+ * WebSocket, EventSource, caches and mocks (110 files against 22, about half of undici's load time), which
+ * the plugin's first call would pay for although only the pool is used, and a preview that sends
+ * nothing needs no HTTP at all. The entry point is the fallback should a later undici move the file.
+ */
+function loadPool(): typeof Pool {
+  if (poolClass === undefined) {
+    try {
+      poolClass = require("undici/lib/dispatcher/pool") as typeof Pool;
+    } catch {
+      poolClass = (require("undici") as typeof import("undici")).Pool;
+    }
+  }
+  return poolClass;
+}
+
 /** The process-wide pool for an origin (`https://host:port`). */
 export function poolFor(origin: string): Pool {
   let pool = pools.get(origin);
   if (!pool) {
-    pool = new Pool(origin, { ...POOL_DEFAULTS });
+    const PoolClass = loadPool();
+    pool = new PoolClass(origin, { ...POOL_DEFAULTS });
     pools.set(origin, pool);
   }
   return pool;
