@@ -6,23 +6,9 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { z } from "zod";
 import { generateSchemas, KINDS } from "../scripts/generate-schema";
-import { workspaceInputsSchema } from "../provider/schemas/workspace";
-import { workspaceLockInputsSchema } from "../provider/schemas/workspace-lock";
-import { sshKeyAssignmentInputsSchema } from "../provider/schemas/ssh-key-assignment";
-import { dataRetentionPolicyInputsSchema } from "../provider/schemas/data-retention-policy";
-import { workspaceTagBindingsInputsSchema } from "../provider/schemas/workspace-tag-bindings";
-import { remoteStateConsumersInputsSchema } from "../provider/schemas/remote-state-consumers";
-import { moduleVersionDeprecationInputsSchema } from "../provider/schemas/module-version-deprecation";
+import { inputSchemasByKind } from "./support/input-schemas";
 
-const zodSchemas: Record<string, z.ZodType> = {
-  Workspace: workspaceInputsSchema,
-  WorkspaceLock: workspaceLockInputsSchema,
-  SshKeyAssignment: sshKeyAssignmentInputsSchema,
-  DataRetentionPolicy: dataRetentionPolicyInputsSchema,
-  WorkspaceTagBindings: workspaceTagBindingsInputsSchema,
-  RemoteStateConsumers: remoteStateConsumersInputsSchema,
-  ModuleVersionDeprecation: moduleVersionDeprecationInputsSchema,
-};
+const zodSchemas = inputSchemasByKind;
 
 type JsonSchema = {
   type?: string;

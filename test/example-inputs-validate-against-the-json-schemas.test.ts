@@ -10,29 +10,13 @@ import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { request } from "undici";
 import { startEmulator, type RunningEmulator } from "../emulator";
-import type { z } from "zod";
 import { KINDS } from "../scripts/generate-schema";
-import { workspaceInputsSchema } from "../provider/schemas/workspace";
-import { workspaceLockInputsSchema } from "../provider/schemas/workspace-lock";
-import { sshKeyAssignmentInputsSchema } from "../provider/schemas/ssh-key-assignment";
-import { dataRetentionPolicyInputsSchema } from "../provider/schemas/data-retention-policy";
-import { workspaceTagBindingsInputsSchema } from "../provider/schemas/workspace-tag-bindings";
-import { remoteStateConsumersInputsSchema } from "../provider/schemas/remote-state-consumers";
-import { moduleVersionDeprecationInputsSchema } from "../provider/schemas/module-version-deprecation";
+import { inputSchemasByKind } from "./support/input-schemas";
 
 /** The dynamic resources' type tokens: `pulumi-nodejs:dynamic/wsbridge:<Kind>`. */
 const TYPE_PREFIX = "pulumi-nodejs:dynamic/wsbridge:";
 
-/** Each kind's runtime check (the zod schema its provider applies at preview). */
-const runtimeChecks: Record<string, z.ZodType> = {
-  Workspace: workspaceInputsSchema,
-  WorkspaceLock: workspaceLockInputsSchema,
-  SshKeyAssignment: sshKeyAssignmentInputsSchema,
-  DataRetentionPolicy: dataRetentionPolicyInputsSchema,
-  WorkspaceTagBindings: workspaceTagBindingsInputsSchema,
-  RemoteStateConsumers: remoteStateConsumersInputsSchema,
-  ModuleVersionDeprecation: moduleVersionDeprecationInputsSchema,
-};
+const runtimeChecks = inputSchemasByKind;
 const SHARED = "shared-dns";
 
 // ---- a minimal JSON Schema (draft-07) validator ------------------------------------------------
