@@ -25,6 +25,10 @@ beforeAll(async () => {
 }, 20 * 60 * 1000);
 
 afterAll(async () => {
+  // A killed CLI leaves its provider plugin running, waiting for an engine that is gone: end it here.
+  for (const pid of orphanedProviders) {
+    try { process.kill(pid, "SIGKILL"); } catch { /* already gone */ }
+  }
   await emulator?.close();
   if (figures.length > 0) console.log(`file backends repaired after kill -9: ${repairedBackends}\n` + ["scenario | workspaces | runs | faults injected | duplicates | orphans", ...figures.map((f) => `${f.scenario} | ${f.workspaces} | ${f.runs} | ${f.faults} | ${f.duplicates} | ${f.orphans}`)].join("\n"));
 });
@@ -130,7 +134,9 @@ async function upKilledMidway(h: HarnessStack, which: "cli" | "provider"): Promi
     const created = emulator.requests().filter((r) => r.method === "POST" && r.status === 201).length;
     const target = ourUp()[which];
     if (created >= KILL_COUNT / 4 && target) {
+      const provider = which === "cli" ? ourUp().provider : undefined;
       process.kill(target.pid, "SIGKILL");
+      if (provider) orphanedProviders.push(provider.pid);
       break;
     }
     if (Date.now() > deadline) throw new Error("the up never reached the point to interrupt");
@@ -145,6 +151,9 @@ async function upKilledMidway(h: HarnessStack, which: "cli" | "provider"): Promi
     await h.stack.cancel();
   }
 }
+
+/** Provider plugins whose CLI was killed: they outlive it, so afterAll ends them. */
+const orphanedProviders: number[] = [];
 
 /** How many interrupted runs left a file backend that needed the README's repair. */
 let repairedBackends = 0;
