@@ -112,3 +112,9 @@ export function staleSettingsHint(error: unknown, command: "refresh" | "destroy"
     "wsbridge:token or wsbridge:address since (or the WSBRIDGE_*/TFE_* variables), run `pulumi up` first, or " +
     `run \`pulumi ${command} --run-program\`, which uses the current settings.`;
 }
+
+/** `error` with {@link staleSettingsHint} added to its message when there is one; else `error` itself. */
+export function withStaleSettingsHint(error: unknown, command: "refresh" | "destroy"): unknown {
+  const hint = staleSettingsHint(error, command);
+  return hint === undefined ? error : new Error(`${(error as Error).message}. ${hint}`, { cause: error });
+}

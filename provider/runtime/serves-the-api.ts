@@ -2,7 +2,7 @@
 // "not found" is believed (a resource dropped from the state, a lookup that fails), the ping tells
 // "gone" from "wrong address".
 import { NotFoundError, type Workspace, type WsbridgeClient } from "./api";
-import { staleSettingsHint } from "./lifecycle";
+import { withStaleSettingsHint } from "./lifecycle";
 
 /** Throws, naming the address, when it answers the ping with 404. `consequence` says what that means for the caller. */
 export async function assertServesTheApi(client: WsbridgeClient, consequence = ""): Promise<void> {
@@ -32,8 +32,6 @@ export async function readWorkspaceForRefresh(
       await assertServesTheApi(client, ", so a workspace not found there is not known to be gone");
       return undefined;
     }
-    const hint = staleSettingsHint(error, "refresh");
-    if (hint !== undefined) throw new Error(`${(error as Error).message}. ${hint}`);
-    throw error;
+    throw withStaleSettingsHint(error, "refresh");
   }
 }

@@ -15,7 +15,7 @@ import {
 } from "../api";
 import { resolveSettings, settingsProblem, sharedClient } from "../config";
 import {
-  isUnknown, staleSettingsHint, userInputs, validate, withoutProvider, type CheckFailure, type CheckOutcome, type DiffOutcome, type Props,
+  isUnknown, withStaleSettingsHint, userInputs, validate, withoutProvider, type CheckFailure, type CheckOutcome, type DiffOutcome, type Props,
 } from "../lifecycle";
 import { assertServesTheApi } from "../serves-the-api";
 
@@ -151,9 +151,7 @@ export async function read(id: string, props: Props | undefined): Promise<{ id: 
       await assertServesTheApi(client, ", so a policy not found there is not known to be gone");
       return { id: "" };
     }
-    const hint = staleSettingsHint(error, "refresh");
-    if (hint !== undefined) throw new Error(`${(error as Error).message}. ${hint}`);
-    throw error;
+    throw withStaleSettingsHint(error, "refresh");
   }
   const source = await sourceOf(client, workspaceId, policy);
   // The workspace's own policy was removed outside Pulumi: what C11 reports is the organization's.
@@ -203,8 +201,8 @@ export async function remove(id: string, props: Props): Promise<void> {
       if (refusal === undefined) return;
       throw new Error(refusal, { cause: error });
     }
-    const hint = staleSettingsHint(error, "destroy");
-    if (hint !== undefined) throw new Error(`${(error as Error).message}. ${hint}`);
+    const hinted = withStaleSettingsHint(error, "destroy");
+    if (hinted !== error) throw hinted;
     throw await explained(client, error, workspaceId, "remove");
   }
 }

@@ -20,7 +20,7 @@ import {
 } from "../api";
 import { resolveSettings, settingsProblem, sharedClient, withDefaultOrganization } from "../config";
 import {
-  isUnknown, staleSettingsHint, userInputs, validate, withoutProvider, type CheckOutcome, type DiffOutcome, type Props,
+  isUnknown, withStaleSettingsHint, userInputs, validate, withoutProvider, type CheckOutcome, type DiffOutcome, type Props,
 } from "../lifecycle";
 import { assertServesTheApi } from "../serves-the-api";
 
@@ -126,9 +126,7 @@ export async function read(
       await assertServesTheApi(client, ", so a module version not found there is not known to be gone");
       return { id: "" };
     }
-    const hint = staleSettingsHint(error, "refresh");
-    if (hint !== undefined) throw new Error(`${(error as Error).message}. ${hint}`);
-    throw error;
+    throw withStaleSettingsHint(error, "refresh");
   }
   // Reverted outside Pulumi: the resource is gone (the next `up` deprecates the version again).
   if (live.deprecation === null) return { id: "" };
@@ -210,8 +208,8 @@ export async function remove(id: string, props: Props): Promise<void> {
       if (refusal === undefined) return;
       throw new Error(refusal, { cause: error });
     }
-    const hint = staleSettingsHint(error, "destroy");
-    if (hint !== undefined) throw new Error(`${(error as Error).message}. ${hint}`);
+    const hinted = withStaleSettingsHint(error, "destroy");
+    if (hinted !== error) throw hinted;
     throw await explained(client, error, ref, "reverted");
   }
 }

@@ -11,7 +11,7 @@ import { remoteStateConsumersInputsSchema, type RemoteStateConsumersInputs } fro
 import { NotFoundError, ValidationError, type WsbridgeClient } from "../api";
 import { settingsProblem, sharedClient } from "../config";
 import {
-  isUnknown, staleSettingsHint, userInputs, validate, withoutProvider, type CheckFailure, type CheckOutcome,
+  isUnknown, withStaleSettingsHint, userInputs, validate, withoutProvider, type CheckFailure, type CheckOutcome,
   type DiffOutcome, type Props,
 } from "../lifecycle";
 import { assertServesTheApi } from "../serves-the-api";
@@ -157,7 +157,7 @@ export async function read(id: string, props: Props | undefined): Promise<{ id: 
       await assertServesTheApi(client, ", so a workspace not found there is not known to be gone");
       return { id: "" };
     }
-    throw withHint(error, "refresh");
+    throw withStaleSettingsHint(error, "refresh");
   }
   const exclusive = state.exclusive === true;
   const managed = Array.isArray(state.consumerIds) ? state.consumerIds.map(String) : [];
@@ -215,7 +215,7 @@ export async function remove(_id: string, props: Props): Promise<void> {
       if (await workspaceGone(client, workspaceId)) return;
       throw new Error(permissionMessage(workspaceId, "remove"));
     }
-    if (!(error instanceof ValidationError)) throw withHint(error, "destroy");
+    if (!(error instanceof ValidationError)) throw withStaleSettingsHint(error, "destroy");
     const live = await listAll(client, workspaceId);
     const still = managed.filter((c) => live.includes(c));
     if (still.length > 0) await client.removeRemoteStateConsumers(workspaceId, still);
@@ -291,10 +291,6 @@ async function listAll(client: WsbridgeClient, workspaceId: string): Promise<str
   return ids.sort(byId);
 }
 
-function withHint(error: unknown, command: "refresh" | "destroy"): unknown {
-  const hint = staleSettingsHint(error, command);
-  return hint === undefined ? error : new Error(`${(error as Error).message}. ${hint}`, { cause: error });
-}
 
 // ---- mapping --------------------------------------------------------------------------------
 

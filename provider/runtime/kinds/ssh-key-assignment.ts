@@ -10,7 +10,7 @@ import { sshKeyAssignmentInputsSchema, type SshKeyAssignmentInputs } from "../..
 import { ForbiddenError, NotFoundError, ValidationError, type Workspace, type WsbridgeClient } from "../api";
 import { settingsProblem, sharedClient } from "../config";
 import {
-  isUnknown, staleSettingsHint, userInputs, validate, withoutProvider, type CheckOutcome, type DiffOutcome, type Props,
+  isUnknown, withStaleSettingsHint, userInputs, validate, withoutProvider, type CheckOutcome, type DiffOutcome, type Props,
 } from "../lifecycle";
 import { noteForTheUser } from "../engine-log";
 import { assertServesTheApi } from "../serves-the-api";
@@ -88,7 +88,7 @@ export async function read(id: string, props: Props | undefined): Promise<{ id: 
       await assertServesTheApi(client, ", so a workspace not found there is not known to be gone");
       return { id: "" };
     }
-    throw withHint(error, "refresh");
+    throw withStaleSettingsHint(error, "refresh");
   }
   const assigned = typeof previous.__assignedSshKeyId === "string" ? previous.__assignedSshKeyId
     : typeof previous.sshKeyId === "string" ? previous.sshKeyId : "";
@@ -121,7 +121,7 @@ export async function remove(id: string, props: Props): Promise<void> {
     workspace = await client.readWorkspace(id);
   } catch (error) {
     if (error instanceof NotFoundError) return; // the workspace is gone, and its assignment with it
-    throw withHint(error, "destroy");
+    throw withStaleSettingsHint(error, "destroy");
   }
   if (workspace.sshKeyId === null) return; // already unassigned
   // The resource that replaced this one on the same workspace assigned it: it is that resource's now.
@@ -145,7 +145,7 @@ export async function remove(id: string, props: Props): Promise<void> {
       if (refusal !== undefined) throw new Error(refusal);
     }
     if (error instanceof ForbiddenError) throw new Error(permissionMessage(id, "unassigned"));
-    throw withHint(error, "destroy");
+    throw withStaleSettingsHint(error, "destroy");
   }
 }
 
@@ -211,10 +211,6 @@ function missingKeyMessage(declared: SshKeyAssignmentInputs, detail: string): st
     "organization's SSH keys (GET /api/v2/organizations/<organization>/ssh-keys lists them). Nothing was changed.";
 }
 
-function withHint(error: unknown, command: "refresh" | "destroy"): unknown {
-  const hint = staleSettingsHint(error, command);
-  return hint === undefined ? error : new Error(`${(error as Error).message}. ${hint}`, { cause: error });
-}
 
 // ---- mapping --------------------------------------------------------------------------------
 

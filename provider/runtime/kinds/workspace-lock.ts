@@ -13,7 +13,7 @@ import {
 } from "../api";
 import { settingsProblem, sharedClient } from "../config";
 import {
-  isUnknown, staleSettingsHint, userInputs, validate, withoutProvider, type CheckOutcome, type DiffOutcome, type Props,
+  isUnknown, withStaleSettingsHint, userInputs, validate, withoutProvider, type CheckOutcome, type DiffOutcome, type Props,
 } from "../lifecycle";
 import { noteForTheUser } from "../engine-log";
 import { assertServesTheApi, readWorkspaceForRefresh } from "../serves-the-api";
@@ -214,9 +214,7 @@ export async function remove(id: string, props: Props): Promise<void> {
     workspace = await client.readWorkspace(id);
   } catch (error) {
     if (error instanceof NotFoundError) return; // the workspace, and so its lock, is gone
-    const hint = staleSettingsHint(error, "destroy");
-    if (hint !== undefined) throw new Error(`${(error as Error).message}. ${hint}`);
-    throw error;
+    throw withStaleSettingsHint(error, "destroy");
   }
   if (!workspace.locked) return; // released already: nothing to undo
   if (!isThisResources(workspace, state.reason, state.__takenBy)) {

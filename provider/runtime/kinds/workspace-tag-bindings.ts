@@ -26,7 +26,7 @@ import {
 } from "../api";
 import { settingsProblem, sharedClient } from "../config";
 import {
-  isUnknown, staleSettingsHint, userInputs, validate, withoutProvider, type CheckOutcome, type DiffOutcome, type Props,
+  isUnknown, withStaleSettingsHint, userInputs, validate, withoutProvider, type CheckOutcome, type DiffOutcome, type Props,
 } from "../lifecycle";
 import { assertServesTheApi } from "../serves-the-api";
 
@@ -164,7 +164,7 @@ export async function read(id: string, props: Props | undefined): Promise<{ id: 
       await assertServesTheApi(client, ", so a workspace not found there is not known to be gone");
       return { id: "" }; // gone with its workspace
     }
-    throw withHint(error, "refresh");
+    throw withStaleSettingsHint(error, "refresh");
   }
   const managed = managedKeysOf(state);
   const exclusive = state.exclusive === true;
@@ -228,7 +228,7 @@ export async function remove(_id: string, props: Props): Promise<void> {
       throw new Error(permissionMessage(workspaceId, "removed"), { cause: error });
     }
     if (error instanceof ForbiddenError) throw new Error(permissionMessage(workspaceId, "removed"), { cause: error });
-    throw withHint(error, "destroy");
+    throw withStaleSettingsHint(error, "destroy");
   }
 }
 
@@ -307,10 +307,6 @@ function permissionMessage(workspaceId: string, action: "bound" | "removed"): st
     "organization token, or an owner). Use such a token (wsbridge:token), or ask an owner to grant the access.";
 }
 
-function withHint(error: unknown, command: "refresh" | "destroy"): unknown {
-  const hint = staleSettingsHint(error, command);
-  return hint === undefined ? error : new Error(`${(error as Error).message}. ${hint}`, { cause: error });
-}
 
 // ---- mapping --------------------------------------------------------------------------------
 

@@ -11,7 +11,7 @@ import {
 } from "../api";
 import { settingsProblem, sharedClient, withDefaultOrganization } from "../config";
 import {
-  isUnknown, staleSettingsHint, userInputs, validate, withoutProvider, type CheckOutcome, type DiffOutcome, type Props,
+  isUnknown, withStaleSettingsHint, userInputs, validate, withoutProvider, type CheckOutcome, type DiffOutcome, type Props,
 } from "../lifecycle";
 import {
   adoptedInThisRun, describeOwner, noteAdopted, ownerFragmentOf, parseOwnerUrl, sameOwner, withoutOwnerFragment, type Owner,
@@ -570,9 +570,7 @@ export async function remove(id: string, props: Props): Promise<void> {
           `where the organization allows it). ${error.message}`,
       );
     }
-    const hint = staleSettingsHint(error, "destroy");
-    if (hint !== undefined) throw new Error(`${(error as Error).message}. ${hint}`);
-    throw error;
+    throw withStaleSettingsHint(error, "destroy");
   }
 }
 
