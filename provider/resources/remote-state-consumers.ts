@@ -2,6 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { RemoteStateConsumersInputs } from "../schemas/remote-state-consumers";
 import { remoteStateConsumersProvider } from "../shims";
 import { ownerMarker, warnIfTokenInPlaintext } from "./program-checks";
+import { pauseStackTraces } from "./registration-cost";
 
 /** Arguments of a {@link RemoteStateConsumers}; every field may be a Pulumi `Input`. See {@link RemoteStateConsumersInputs}. */
 export type RemoteStateConsumersArgs = {
@@ -37,12 +38,20 @@ export class RemoteStateConsumers extends pulumi.dynamic.Resource {
   declare readonly exclusive: pulumi.Output<boolean>;
 
   constructor(name: string, args: RemoteStateConsumersArgs, opts?: pulumi.CustomResourceOptions) {
-    warnIfTokenInPlaintext();
-    refuseGloballySharedWorkspace(args.workspaceId, name);
-    claimWorkspace(args.workspaceId, args.exclusive, name);
-    // `__owner` names this resource (project/stack/name) so its id differs from another instance's on the same workspace.
-    const internal = { __owner: ownerMarker("RemoteStateConsumers", name) };
-    super(remoteStateConsumersProvider, name, { exclusive: undefined, ...args, ...internal, allConsumerIds: undefined }, opts, "wsbridge", "RemoteStateConsumers");
+    // Registration with the SDK's promise stack traces paused (registration-cost.ts).
+    const stackTraces = pauseStackTraces();
+    try {
+      warnIfTokenInPlaintext();
+      refuseGloballySharedWorkspace(args.workspaceId, name);
+      claimWorkspace(args.workspaceId, args.exclusive, name);
+      // `__owner` names this resource (project/stack/name) so its id differs from another instance's on the same workspace.
+      const internal = { __owner: ownerMarker("RemoteStateConsumers", name) };
+      super(remoteStateConsumersProvider, name, { exclusive: undefined, ...args, ...internal, allConsumerIds: undefined }, opts, "wsbridge", "RemoteStateConsumers");
+    } catch (error) {
+      stackTraces.rethrow(error);
+    } finally {
+      stackTraces.resume();
+    }
   }
 }
 

@@ -2,6 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { WorkspaceLockInputs } from "../schemas/workspace-lock";
 import { workspaceLockProvider } from "../shims";
 import { claimUniqueName, warnIfTokenInPlaintext } from "./program-checks";
+import { pauseStackTraces } from "./registration-cost";
 
 /** Arguments of a {@link WorkspaceLock}; every field may be a Pulumi `Input`. See {@link WorkspaceLockInputs}. */
 export type WorkspaceLockArgs = { [P in keyof WorkspaceLockInputs]: pulumi.Input<WorkspaceLockInputs[P]> };
@@ -45,18 +46,26 @@ export class WorkspaceLock extends pulumi.dynamic.Resource {
   declare readonly heldByThisResource: pulumi.Output<boolean>;
 
   constructor(name: string, args: WorkspaceLockArgs, opts?: pulumi.CustomResourceOptions) {
-    const registered: Record<string, unknown> = {};
-    for (const key of [...OUTPUT_ONLY, ...INPUTS]) registered[key] = undefined;
-    warnIfTokenInPlaintext();
-    claimUniqueName("WorkspaceLock", [args.workspaceId], name, "a workspace has one lock");
-    // One workspace has one lock: a replacement (`up --replace` included, where the provider is not
-    // asked) must unlock before it locks again. Overridable.
-    const options = { ...opts, deleteBeforeReplace: opts?.deleteBeforeReplace ?? true };
-    super(workspaceLockProvider, name, { ...registered, ...args }, options, "wsbridge", "WorkspaceLock");
+    // Registration with the SDK's promise stack traces paused (registration-cost.ts).
+    const stackTraces = pauseStackTraces();
+    try {
+      const registered: Record<string, unknown> = {};
+      for (const key of [...OUTPUT_ONLY, ...INPUTS]) registered[key] = undefined;
+      warnIfTokenInPlaintext();
+      claimUniqueName("WorkspaceLock", [args.workspaceId], name, "a workspace has one lock");
+      // One workspace has one lock: a replacement (`up --replace` included, where the provider is not
+      // asked) must unlock before it locks again. Overridable.
+      const options = { ...opts, deleteBeforeReplace: opts?.deleteBeforeReplace ?? true };
+      super(workspaceLockProvider, name, { ...registered, ...args }, options, "wsbridge", "WorkspaceLock");
 
-    // A dynamic resource's outputs are unknown during a preview of its update; the workspace id
-    // cannot change in an update, so derive it from the id and dependents preview exactly.
-    const known = this as unknown as Record<string, pulumi.Output<unknown>>;
-    known["workspaceId"] = this.id;
+      // A dynamic resource's outputs are unknown during a preview of its update; the workspace id
+      // cannot change in an update, so derive it from the id and dependents preview exactly.
+      const known = this as unknown as Record<string, pulumi.Output<unknown>>;
+      known["workspaceId"] = this.id;
+    } catch (error) {
+      stackTraces.rethrow(error);
+    } finally {
+      stackTraces.resume();
+    }
   }
 }
