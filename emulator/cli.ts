@@ -175,9 +175,12 @@ async function main(): Promise<void> {
   process.stdout.write(`# ${emu.edition} edition; API at ${emu.url}/api/v2; controls at ${emu.url}/_emulator/; Ctrl-C stops\n`);
 }
 
-if (require.main === module) {
+/** Runs the command with the process's arguments (the package's `wsbridge-emulator` bin calls this). */
+export function runCli(): void {
   main().catch((e: unknown) => {
     process.stderr.write(`wsbridge-emulator: ${(e as Error).message}\n`);
     process.exit(1);
   });
 }
+
+if (require.main === module) runCli();
