@@ -24,14 +24,21 @@ import {
 
 export const repoRoot = path.resolve(__dirname, "../..");
 
-/** Finds, or builds once, the Pulumi CLI matching the SDK in package-lock.json. */
-export async function pulumiCli(): Promise<PulumiCommand> {
+/**
+ * Finds, or builds once, the Pulumi CLI matching the SDK in package-lock.json: the folder whose bin/
+ * holds `pulumi` and the dynamic-provider launcher.
+ */
+export function pulumiCliRoot(): string {
   const printed = execFileSync("bash", [path.join(repoRoot, "scripts/setup-pulumi.sh")], {
     encoding: "utf8",
     stdio: ["ignore", "pipe", "inherit"],
   });
-  const root = printed.trim().split("\n").pop() ?? "";
-  return PulumiCommand.get({ root });
+  return printed.trim().split("\n").pop() ?? "";
+}
+
+/** The CLI of {@link pulumiCliRoot}, for the Automation API. */
+export async function pulumiCli(): Promise<PulumiCommand> {
+  return PulumiCommand.get({ root: pulumiCliRoot() });
 }
 
 /** Variables that would let a developer's real credentials reach a test or demo stack. */
