@@ -3,7 +3,7 @@ import type { DataRetentionPolicyInputs } from "../schemas/data-retention-policy
 import type { DataRetentionPolicyKind, DataRetentionPolicySource } from "../runtime/kinds/data-retention-policy";
 import { dataRetentionPolicyProvider } from "../shims";
 import { claimUniqueName, warnIfTokenInPlaintext } from "./program-checks";
-import { pauseStackTraces } from "./registration-cost";
+import { WsbridgeResource } from "./dynamic-resource";
 
 /** Arguments of a {@link DataRetentionPolicy}; every field may be a Pulumi `Input`. See {@link DataRetentionPolicyInputs}. */
 export type DataRetentionPolicyArgs = { [P in keyof DataRetentionPolicyInputs]: pulumi.Input<DataRetentionPolicyInputs[P]> };
@@ -30,7 +30,7 @@ const INPUTS: readonly (keyof DataRetentionPolicyInputs)[] = ["workspaceId", "de
  * const ws = new Workspace("app", { name: "app-prod" });
  * new DataRetentionPolicy("app-retention", { workspaceId: ws.id, deleteOlderThanNDays: 30 });
  */
-export class DataRetentionPolicy extends pulumi.dynamic.Resource {
+export class DataRetentionPolicy extends WsbridgeResource {
   /** The workspace (`ws-…`) the policy is set on; the same as the resource's `id`. Known during preview. */
   declare readonly workspaceId: pulumi.Output<string>;
   /** The policy's form: `delete-older` or `dont-delete`. Known during preview. */
@@ -48,31 +48,23 @@ export class DataRetentionPolicy extends pulumi.dynamic.Resource {
   declare readonly policyId: pulumi.Output<string>;
 
   constructor(name: string, args: DataRetentionPolicyArgs, opts?: pulumi.CustomResourceOptions) {
-    // Registration with the SDK's promise stack traces paused (registration-cost.ts).
-    const stackTraces = pauseStackTraces();
-    try {
-      const registered: Record<string, unknown> = {};
-      for (const key of [...OUTPUT_ONLY, ...INPUTS]) registered[key] = undefined;
-      warnIfTokenInPlaintext();
-      // The service holds one policy per workspace: two resources would overwrite each other.
-      claimUniqueName("DataRetentionPolicy", [args.workspaceId], name, "a workspace has one data retention policy");
-      super(dataRetentionPolicyProvider, name, { ...registered, ...args }, opts, "wsbridge", "DataRetentionPolicy");
+    const registered: Record<string, unknown> = {};
+    for (const key of [...OUTPUT_ONLY, ...INPUTS]) registered[key] = undefined;
+    warnIfTokenInPlaintext();
+    // The service holds one policy per workspace: two resources would overwrite each other.
+    claimUniqueName("DataRetentionPolicy", [args.workspaceId], name, "a workspace has one data retention policy");
+    super(dataRetentionPolicyProvider, name, { ...registered, ...args }, opts, "wsbridge", "DataRetentionPolicy");
 
-      // During a preview the engine reports an updated resource's new inputs as its outputs and leaves every
-      // other output unknown; the effective form after `up` is the declared one, so derive it from the inputs.
-      // Each is built on `this.id`, so a consumer still depends on (and waits for) this resource.
-      const known = this as unknown as Record<string, pulumi.Output<unknown>>;
-      const withId = <T>(value: pulumi.Input<T> | undefined) => pulumi.all([this.id, value]).apply(([, v]) => v);
-      const dontDelete = withId(args.dontDelete).apply((v) => v === true);
-      known["workspaceId"] = withId(args.workspaceId);
-      known["dontDelete"] = dontDelete;
-      known["kind"] = dontDelete.apply((d): DataRetentionPolicyKind => (d ? "dont-delete" : "delete-older"));
-      known["deleteOlderThanNDays"] = pulumi.all([dontDelete, withId(args.deleteOlderThanNDays)])
-        .apply(([d, days]) => (d ? null : days ?? null));
-    } catch (error) {
-      stackTraces.rethrow(error);
-    } finally {
-      stackTraces.resume();
-    }
+    // During a preview the engine reports an updated resource's new inputs as its outputs and leaves every
+    // other output unknown; the effective form after `up` is the declared one, so derive it from the inputs.
+    // Each is built on `this.id`, so a consumer still depends on (and waits for) this resource.
+    const known = this as unknown as Record<string, pulumi.Output<unknown>>;
+    const withId = <T>(value: pulumi.Input<T> | undefined) => pulumi.all([this.id, value]).apply(([, v]) => v);
+    const dontDelete = withId(args.dontDelete).apply((v) => v === true);
+    known["workspaceId"] = withId(args.workspaceId);
+    known["dontDelete"] = dontDelete;
+    known["kind"] = dontDelete.apply((d): DataRetentionPolicyKind => (d ? "dont-delete" : "delete-older"));
+    known["deleteOlderThanNDays"] = pulumi.all([dontDelete, withId(args.deleteOlderThanNDays)])
+      .apply(([d, days]) => (d ? null : days ?? null));
   }
 }

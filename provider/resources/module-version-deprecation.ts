@@ -2,7 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { ModuleVersionDeprecationInputs } from "../schemas/module-version-deprecation";
 import { moduleVersionDeprecationProvider } from "../shims";
 import { claimUniqueName, defaultOrganization, warnIfTokenInPlaintext } from "./program-checks";
-import { pauseStackTraces } from "./registration-cost";
+import { WsbridgeResource } from "./dynamic-resource";
 
 /** Arguments of a {@link ModuleVersionDeprecation}; every field may be a Pulumi `Input`. See {@link ModuleVersionDeprecationInputs}. */
 export type ModuleVersionDeprecationArgs = { [P in keyof ModuleVersionDeprecationInputs]: pulumi.Input<ModuleVersionDeprecationInputs[P]> };
@@ -32,7 +32,7 @@ const INPUTS: readonly (keyof ModuleVersionDeprecationInputs)[] = ["organization
  *   reason: "1.0.0 opens port 22 to the world", link: "https://example.com/vpc/upgrade-to-1.1",
  * });
  */
-export class ModuleVersionDeprecation extends pulumi.dynamic.Resource {
+export class ModuleVersionDeprecation extends WsbridgeResource {
   /** The organization whose private registry holds the module. Known during preview. */
   declare readonly organization: pulumi.Output<string>;
   /** The module's name. Known during preview. */
@@ -57,39 +57,31 @@ export class ModuleVersionDeprecation extends pulumi.dynamic.Resource {
   declare readonly deprecationId: pulumi.Output<string | null>;
 
   constructor(name: string, args: ModuleVersionDeprecationArgs, opts?: pulumi.CustomResourceOptions) {
-    // Registration with the SDK's promise stack traces paused (registration-cost.ts).
-    const stackTraces = pauseStackTraces();
-    try {
-      const registered: Record<string, unknown> = {};
-      for (const key of [...OUTPUT_ONLY, ...INPUTS]) registered[key] = undefined;
-      warnIfTokenInPlaintext();
-      const organization = args.organization ?? defaultOrganization();
-      // A version has one deprecation: two resources would overwrite each other's reason and link.
-      if (organization !== undefined) {
-        claimUniqueName("ModuleVersionDeprecation", [organization, args.moduleName, args.provider, args.version], name,
-          "a module version has one deprecation");
-      }
-      super(moduleVersionDeprecationProvider, name, { ...registered, ...args }, opts, "wsbridge", "ModuleVersionDeprecation");
+    const registered: Record<string, unknown> = {};
+    for (const key of [...OUTPUT_ONLY, ...INPUTS]) registered[key] = undefined;
+    warnIfTokenInPlaintext();
+    const organization = args.organization ?? defaultOrganization();
+    // A version has one deprecation: two resources would overwrite each other's reason and link.
+    if (organization !== undefined) {
+      claimUniqueName("ModuleVersionDeprecation", [organization, args.moduleName, args.provider, args.version], name,
+        "a module version has one deprecation");
+    }
+    super(moduleVersionDeprecationProvider, name, { ...registered, ...args }, opts, "wsbridge", "ModuleVersionDeprecation");
 
-      // During a preview the engine reports an updated resource's new inputs as its outputs and leaves every
-      // other output unknown; these are what `up` will hold, so derive them from the id and the inputs.
-      // Each is built on `this.id`, so a consumer still depends on (and waits for) this resource.
-      const known = this as unknown as Record<string, pulumi.Output<unknown>>;
-      const withId = <T>(value: pulumi.Input<T> | undefined) => pulumi.all([this.id, value]).apply(([, v]) => v);
-      known["moduleName"] = withId(args.moduleName);
-      known["provider"] = withId(args.provider);
-      known["version"] = withId(args.version);
-      known["reason"] = withId(args.reason).apply((v) => v ?? null);
-      known["link"] = withId(args.link).apply((v) => v ?? null);
-      if (organization !== undefined) {
-        known["organization"] = withId(organization);
-        known["moduleSource"] = pulumi.all([this.id, organization, args.moduleName, args.provider])
-          .apply(([, org, module, provider]) => `${org}/${module}/${provider}`);
-      }
-    } catch (error) {
-      stackTraces.rethrow(error);
-    } finally {
-      stackTraces.resume();
+    // During a preview the engine reports an updated resource's new inputs as its outputs and leaves every
+    // other output unknown; these are what `up` will hold, so derive them from the id and the inputs.
+    // Each is built on `this.id`, so a consumer still depends on (and waits for) this resource.
+    const known = this as unknown as Record<string, pulumi.Output<unknown>>;
+    const withId = <T>(value: pulumi.Input<T> | undefined) => pulumi.all([this.id, value]).apply(([, v]) => v);
+    known["moduleName"] = withId(args.moduleName);
+    known["provider"] = withId(args.provider);
+    known["version"] = withId(args.version);
+    known["reason"] = withId(args.reason).apply((v) => v ?? null);
+    known["link"] = withId(args.link).apply((v) => v ?? null);
+    if (organization !== undefined) {
+      known["organization"] = withId(organization);
+      known["moduleSource"] = pulumi.all([this.id, organization, args.moduleName, args.provider])
+        .apply(([, org, module, provider]) => `${org}/${module}/${provider}`);
     }
   }
 }

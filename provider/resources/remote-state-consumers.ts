@@ -2,7 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { RemoteStateConsumersInputs } from "../schemas/remote-state-consumers";
 import { remoteStateConsumersProvider } from "../shims";
 import { ownerMarker, warnIfTokenInPlaintext } from "./program-checks";
-import { pauseStackTraces } from "./registration-cost";
+import { WsbridgeResource } from "./dynamic-resource";
 
 /** Arguments of a {@link RemoteStateConsumers}; every field may be a Pulumi `Input`. See {@link RemoteStateConsumersInputs}. */
 export type RemoteStateConsumersArgs = {
@@ -27,7 +27,7 @@ export type RemoteStateConsumersArgs = {
  * const app = new Workspace("app", { name: "app" });
  * new RemoteStateConsumers("net-readers", { workspaceId: net.id, consumerIds: [app.id] });
  */
-export class RemoteStateConsumers extends pulumi.dynamic.Resource {
+export class RemoteStateConsumers extends WsbridgeResource {
   /** The workspace (`ws-…`) whose state the consumers may read. */
   declare readonly workspaceId: pulumi.Output<string>;
   /** The managed consumers, sorted: the declared ones the server lists (in exclusive mode, the whole list). */
@@ -38,20 +38,12 @@ export class RemoteStateConsumers extends pulumi.dynamic.Resource {
   declare readonly exclusive: pulumi.Output<boolean>;
 
   constructor(name: string, args: RemoteStateConsumersArgs, opts?: pulumi.CustomResourceOptions) {
-    // Registration with the SDK's promise stack traces paused (registration-cost.ts).
-    const stackTraces = pauseStackTraces();
-    try {
-      warnIfTokenInPlaintext();
-      refuseGloballySharedWorkspace(args.workspaceId, name);
-      claimWorkspace(args.workspaceId, args.exclusive, name);
-      // `__owner` names this resource (project/stack/name) so its id differs from another instance's on the same workspace.
-      const internal = { __owner: ownerMarker("RemoteStateConsumers", name) };
-      super(remoteStateConsumersProvider, name, { exclusive: undefined, ...args, ...internal, allConsumerIds: undefined }, opts, "wsbridge", "RemoteStateConsumers");
-    } catch (error) {
-      stackTraces.rethrow(error);
-    } finally {
-      stackTraces.resume();
-    }
+    warnIfTokenInPlaintext();
+    refuseGloballySharedWorkspace(args.workspaceId, name);
+    claimWorkspace(args.workspaceId, args.exclusive, name);
+    // `__owner` names this resource (project/stack/name) so its id differs from another instance's on the same workspace.
+    const internal = { __owner: ownerMarker("RemoteStateConsumers", name) };
+    super(remoteStateConsumersProvider, name, { exclusive: undefined, ...args, ...internal, allConsumerIds: undefined }, opts, "wsbridge", "RemoteStateConsumers");
   }
 }
 

@@ -2,7 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { SshKeyAssignmentInputs } from "../schemas/ssh-key-assignment";
 import { sshKeyAssignmentProvider } from "../shims";
 import { claimUniqueName, warnIfTokenInPlaintext } from "./program-checks";
-import { pauseStackTraces } from "./registration-cost";
+import { WsbridgeResource } from "./dynamic-resource";
 
 /** Arguments of a {@link SshKeyAssignment}; every field may be a Pulumi `Input`. See {@link SshKeyAssignmentInputs}. */
 export type SshKeyAssignmentArgs = { [P in keyof SshKeyAssignmentInputs]: pulumi.Input<SshKeyAssignmentInputs[P]> };
@@ -21,27 +21,19 @@ export type SshKeyAssignmentArgs = { [P in keyof SshKeyAssignmentInputs]: pulumi
  * const ws = new Workspace("app", { name: "app-prod" });
  * new SshKeyAssignment("app-key", { workspaceId: ws.id, sshKeyId: "sshkey-GxrePWre1Ezug7aM" });
  */
-export class SshKeyAssignment extends pulumi.dynamic.Resource {
+export class SshKeyAssignment extends WsbridgeResource {
   /** The workspace (`ws-…`), the same as the resource's `id`. Known during preview once the workspace exists. */
   declare readonly workspaceId: pulumi.Output<string>;
   /** The SSH key the workspace uses (`sshkey-…`), as the server last reported it: null after a refresh that found none. */
   declare readonly sshKeyId: pulumi.Output<string | null>;
 
   constructor(name: string, args: SshKeyAssignmentArgs, opts?: pulumi.CustomResourceOptions) {
-    // Registration with the SDK's promise stack traces paused (registration-cost.ts).
-    const stackTraces = pauseStackTraces();
-    try {
-      warnIfTokenInPlaintext();
-      // One key per workspace: a second assignment for the same workspace would undo the first at every `up`.
-      claimUniqueName("SshKeyAssignment", [args.workspaceId], name, "a workspace has one SSH key");
-      super(sshKeyAssignmentProvider, name, { ...args }, opts, "wsbridge", "SshKeyAssignment");
-      // An update cannot change the workspace, so its id stays known to dependents during a preview
-      // (the engine leaves every output of an updated dynamic resource unknown otherwise).
-      (this as unknown as Record<string, pulumi.Output<unknown>>)["workspaceId"] = this.id;
-    } catch (error) {
-      stackTraces.rethrow(error);
-    } finally {
-      stackTraces.resume();
-    }
+    warnIfTokenInPlaintext();
+    // One key per workspace: a second assignment for the same workspace would undo the first at every `up`.
+    claimUniqueName("SshKeyAssignment", [args.workspaceId], name, "a workspace has one SSH key");
+    super(sshKeyAssignmentProvider, name, { ...args }, opts, "wsbridge", "SshKeyAssignment");
+    // An update cannot change the workspace, so its id stays known to dependents during a preview
+    // (the engine leaves every output of an updated dynamic resource unknown otherwise).
+    (this as unknown as Record<string, pulumi.Output<unknown>>)["workspaceId"] = this.id;
   }
 }

@@ -2,7 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { WorkspaceLockInputs } from "../schemas/workspace-lock";
 import { workspaceLockProvider } from "../shims";
 import { claimUniqueName, warnIfTokenInPlaintext } from "./program-checks";
-import { pauseStackTraces } from "./registration-cost";
+import { WsbridgeResource } from "./dynamic-resource";
 
 /** Arguments of a {@link WorkspaceLock}; every field may be a Pulumi `Input`. See {@link WorkspaceLockInputs}. */
 export type WorkspaceLockArgs = { [P in keyof WorkspaceLockInputs]: pulumi.Input<WorkspaceLockInputs[P]> };
@@ -28,7 +28,7 @@ const INPUTS: readonly (keyof WorkspaceLockInputs)[] = ["workspaceId", "reason",
  * const ws = new Workspace("network", { name: "platform-network" });
  * new WorkspaceLock("freeze", { workspaceId: ws.id, reason: "change freeze until 2027-01-05" });
  */
-export class WorkspaceLock extends pulumi.dynamic.Resource {
+export class WorkspaceLock extends WsbridgeResource {
   /** The locked workspace (`ws-…`), the same as the resource's `id`. Known during preview. */
   declare readonly workspaceId: pulumi.Output<string>;
   /** The declared reason (`""` when none). */
@@ -46,26 +46,18 @@ export class WorkspaceLock extends pulumi.dynamic.Resource {
   declare readonly heldByThisResource: pulumi.Output<boolean>;
 
   constructor(name: string, args: WorkspaceLockArgs, opts?: pulumi.CustomResourceOptions) {
-    // Registration with the SDK's promise stack traces paused (registration-cost.ts).
-    const stackTraces = pauseStackTraces();
-    try {
-      const registered: Record<string, unknown> = {};
-      for (const key of [...OUTPUT_ONLY, ...INPUTS]) registered[key] = undefined;
-      warnIfTokenInPlaintext();
-      claimUniqueName("WorkspaceLock", [args.workspaceId], name, "a workspace has one lock");
-      // One workspace has one lock: a replacement (`up --replace` included, where the provider is not
-      // asked) must unlock before it locks again. Overridable.
-      const options = { ...opts, deleteBeforeReplace: opts?.deleteBeforeReplace ?? true };
-      super(workspaceLockProvider, name, { ...registered, ...args }, options, "wsbridge", "WorkspaceLock");
+    const registered: Record<string, unknown> = {};
+    for (const key of [...OUTPUT_ONLY, ...INPUTS]) registered[key] = undefined;
+    warnIfTokenInPlaintext();
+    claimUniqueName("WorkspaceLock", [args.workspaceId], name, "a workspace has one lock");
+    // One workspace has one lock: a replacement (`up --replace` included, where the provider is not
+    // asked) must unlock before it locks again. Overridable.
+    const options = { ...opts, deleteBeforeReplace: opts?.deleteBeforeReplace ?? true };
+    super(workspaceLockProvider, name, { ...registered, ...args }, options, "wsbridge", "WorkspaceLock");
 
-      // A dynamic resource's outputs are unknown during a preview of its update; the workspace id
-      // cannot change in an update, so derive it from the id and dependents preview exactly.
-      const known = this as unknown as Record<string, pulumi.Output<unknown>>;
-      known["workspaceId"] = this.id;
-    } catch (error) {
-      stackTraces.rethrow(error);
-    } finally {
-      stackTraces.resume();
-    }
+    // A dynamic resource's outputs are unknown during a preview of its update; the workspace id
+    // cannot change in an update, so derive it from the id and dependents preview exactly.
+    const known = this as unknown as Record<string, pulumi.Output<unknown>>;
+    known["workspaceId"] = this.id;
   }
 }

@@ -2,7 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { WorkspaceTagBindingsInputs, WorkspaceTagBindingsTags } from "../schemas/workspace-tag-bindings";
 import { workspaceTagBindingsProvider } from "../shims";
 import { warnIfTokenInPlaintext } from "./program-checks";
-import { pauseStackTraces } from "./registration-cost";
+import { WsbridgeResource } from "./dynamic-resource";
 
 /** Arguments of a {@link WorkspaceTagBindings}; every field may be a Pulumi `Input`. See {@link WorkspaceTagBindingsInputs}. */
 export type WorkspaceTagBindingsArgs = { [P in keyof WorkspaceTagBindingsInputs]: pulumi.Input<WorkspaceTagBindingsInputs[P]> };
@@ -28,7 +28,7 @@ export interface EffectiveTag {
  * const ws = new Workspace("app", { name: "app-prod" });
  * new WorkspaceTagBindings("app-tags", { workspaceId: ws.id, tags: { team: "platform", env: "prod" } });
  */
-export class WorkspaceTagBindings extends pulumi.dynamic.Resource {
+export class WorkspaceTagBindings extends WsbridgeResource {
   /** The workspace (`ws-…`). Known during preview whenever the input is. */
   declare readonly workspaceId: pulumi.Output<string>;
   /** The managed keys as the server last reported them. */
@@ -41,22 +41,14 @@ export class WorkspaceTagBindings extends pulumi.dynamic.Resource {
   declare readonly effectiveTags: pulumi.Output<EffectiveTag[]>;
 
   constructor(name: string, args: WorkspaceTagBindingsArgs, opts?: pulumi.CustomResourceOptions) {
-    // Registration with the SDK's promise stack traces paused (registration-cost.ts).
-    const stackTraces = pauseStackTraces();
-    try {
-      warnIfTokenInPlaintext();
-      claimWorkspaceTagKeys("WorkspaceTagBindings", name, args.workspaceId, args.tags, args.exclusive);
-      super(workspaceTagBindingsProvider, name, { ...args, allDirectTags: undefined, effectiveTags: undefined }, opts, "wsbridge", "WorkspaceTagBindings");
-      // An update cannot change these, so they stay known to dependents during a preview
-      // (the engine leaves every output of an updated dynamic resource unknown otherwise).
-      const self = this as unknown as Record<string, pulumi.Output<unknown>>;
-      self["workspaceId"] = pulumi.output(args.workspaceId);
-      self["exclusive"] = pulumi.output(args.exclusive).apply((e) => e === true);
-    } catch (error) {
-      stackTraces.rethrow(error);
-    } finally {
-      stackTraces.resume();
-    }
+    warnIfTokenInPlaintext();
+    claimWorkspaceTagKeys("WorkspaceTagBindings", name, args.workspaceId, args.tags, args.exclusive);
+    super(workspaceTagBindingsProvider, name, { ...args, allDirectTags: undefined, effectiveTags: undefined }, opts, "wsbridge", "WorkspaceTagBindings");
+    // An update cannot change these, so they stay known to dependents during a preview
+    // (the engine leaves every output of an updated dynamic resource unknown otherwise).
+    const self = this as unknown as Record<string, pulumi.Output<unknown>>;
+    self["workspaceId"] = pulumi.output(args.workspaceId);
+    self["exclusive"] = pulumi.output(args.exclusive).apply((e) => e === true);
   }
 }
 

@@ -6,7 +6,7 @@ import { workspaceProvider } from "../shims";
 import { claimUniqueName, defaultOrganization, ownerMarker, warnIfTokenInPlaintext } from "./program-checks";
 import { registerWorkspaceStateSharing } from "./remote-state-consumers";
 import { claimWorkspaceTagKeys } from "./workspace-tag-bindings";
-import { pauseStackTraces } from "./registration-cost";
+import { WsbridgeResource } from "./dynamic-resource";
 
 /** Arguments of a {@link Workspace}; every field may be a Pulumi `Input`. See {@link WorkspaceInputs}. */
 export type WorkspaceArgs = { [K in keyof WorkspaceInputs]: pulumi.Input<WorkspaceInputs[K]> };
@@ -45,7 +45,7 @@ const INPUTS: readonly (keyof WorkspaceInputs)[] = [
  * @example
  * const ws = new Workspace("networking", { name: "networking-prod", description: "VPCs and peering", autoApply: true });
  */
-export class Workspace extends pulumi.dynamic.Resource {
+export class Workspace extends WsbridgeResource {
   /** The workspace's id (`ws-…`), the same as the resource's `id`. Known during preview. */
   declare readonly workspaceId: pulumi.Output<string>;
   /** The workspace's name. */
@@ -132,44 +132,36 @@ export class Workspace extends pulumi.dynamic.Resource {
   declare readonly adoptExisting: pulumi.Output<boolean>;
 
   constructor(name: string, args: WorkspaceArgs, opts?: pulumi.CustomResourceOptions) {
-    // Registration with the SDK's promise stack traces paused (registration-cost.ts).
-    const stackTraces = pauseStackTraces();
-    try {
-      const registered: Record<string, unknown> = {};
-      for (const key of [...OUTPUT_ONLY, ...INPUTS]) registered[key] = undefined;
-      warnIfTokenInPlaintext();
-      const organization = args.organization ?? defaultOrganization();
-      if (organization !== undefined) claimUniqueName("Workspace", [organization, args.name], name);
-      // `__owner` marks the workspace as this resource's (runtime/ownership.ts); it is not a user input.
-      const internal = { __owner: ownerMarker("Workspace", name) };
-      // Names are unique in an organization, so a replacement that keeps the name must delete first; the
-      // provider cannot tell `up --replace` from a retried create (README, Workspace). Overridable.
-      const options = { ...opts, deleteBeforeReplace: opts?.deleteBeforeReplace ?? true };
-      super(workspaceProvider, name, { ...registered, ...args, ...internal }, options, "wsbridge", "Workspace");
+    const registered: Record<string, unknown> = {};
+    for (const key of [...OUTPUT_ONLY, ...INPUTS]) registered[key] = undefined;
+    warnIfTokenInPlaintext();
+    const organization = args.organization ?? defaultOrganization();
+    if (organization !== undefined) claimUniqueName("Workspace", [organization, args.name], name);
+    // `__owner` marks the workspace as this resource's (runtime/ownership.ts); it is not a user input.
+    const internal = { __owner: ownerMarker("Workspace", name) };
+    // Names are unique in an organization, so a replacement that keeps the name must delete first; the
+    // provider cannot tell `up --replace` from a retried create (README, Workspace). Overridable.
+    const options = { ...opts, deleteBeforeReplace: opts?.deleteBeforeReplace ?? true };
+    super(workspaceProvider, name, { ...registered, ...args, ...internal }, options, "wsbridge", "Workspace");
 
-      // During a preview the engine reports an updated resource's new inputs as its outputs and leaves
-      // every other output unknown; these cannot change in an update, so derive them from what stays
-      // known (the id and the inputs) and dependents preview exactly.
-      const address = resolveAddress(pulumi.runtime.getConfig("wsbridge:address"), process.env);
-      const known = this as unknown as Record<string, pulumi.Output<unknown>>;
-      // Each is built on `this.id`, so a consumer still depends on (and waits for) this resource.
-      const fromId = <T>(f: (id: string) => T) => this.id.apply(f);
-      known["workspaceId"] = this.id;
-      known["apiUrl"] = fromId((id) => new URL(`/api/v2/workspaces/${encodeURIComponent(id)}`, address).toString());
-      known["name"] = pulumi.all([this.id, args.name]).apply(([, ws]) => ws);
-      // What the set-valued resources of the same program must know about this workspace: its direct
-      // tag keys (a key is owned by one resource) and whether its state is shared with everyone.
-      claimWorkspaceTagKeys("Workspace", name, this.id, args.tagBindings, false);
-      registerWorkspaceStateSharing([this.id], args.globalRemoteState, name);
-      if (organization !== undefined) {
-        known["organization"] = pulumi.all([this.id, organization]).apply(([, org]) => org);
-        known["htmlUrl"] = pulumi.all([this.id, organization, args.name]).apply(([, org, ws]) =>
-          new URL(`/app/${encodeURIComponent(String(org))}/workspaces/${encodeURIComponent(ws)}`, address).toString());
-      }
-    } catch (error) {
-      stackTraces.rethrow(error);
-    } finally {
-      stackTraces.resume();
+    // During a preview the engine reports an updated resource's new inputs as its outputs and leaves
+    // every other output unknown; these cannot change in an update, so derive them from what stays
+    // known (the id and the inputs) and dependents preview exactly.
+    const address = resolveAddress(pulumi.runtime.getConfig("wsbridge:address"), process.env);
+    const known = this as unknown as Record<string, pulumi.Output<unknown>>;
+    // Each is built on `this.id`, so a consumer still depends on (and waits for) this resource.
+    const fromId = <T>(f: (id: string) => T) => this.id.apply(f);
+    known["workspaceId"] = this.id;
+    known["apiUrl"] = fromId((id) => new URL(`/api/v2/workspaces/${encodeURIComponent(id)}`, address).toString());
+    known["name"] = pulumi.all([this.id, args.name]).apply(([, ws]) => ws);
+    // What the set-valued resources of the same program must know about this workspace: its direct
+    // tag keys (a key is owned by one resource) and whether its state is shared with everyone.
+    claimWorkspaceTagKeys("Workspace", name, this.id, args.tagBindings, false);
+    registerWorkspaceStateSharing([this.id], args.globalRemoteState, name);
+    if (organization !== undefined) {
+      known["organization"] = pulumi.all([this.id, organization]).apply(([, org]) => org);
+      known["htmlUrl"] = pulumi.all([this.id, organization, args.name]).apply(([, org, ws]) =>
+        new URL(`/app/${encodeURIComponent(String(org))}/workspaces/${encodeURIComponent(ws)}`, address).toString());
     }
   }
 }

@@ -1,13 +1,13 @@
-// The SDK's cost of registering a resource, kept down for programs with hundreds of resources.
+// The base of every resource class: a dynamic resource that registers at a lower cost to the program.
 //
 // For its promise-leak report the SDK records `new Error().stack` on every promise it makes while a
 // resource registers: four per registered property. Workspace registers 61 properties (each output
 // must be registered to exist on the resource), so those stack traces were about 70% of the program's
-// time per resource (measured: 1,000 Workspaces' no-op preview, 15.2 s; without them, see README
-// "Performance"). The traces are only ever shown when PULUMI_DEBUG_PROMISE_LEAKS is set, so the
-// resource classes pause them for the synchronous span of their constructor, and leave them on
-// whenever a user asked for that report.
+// time per resource (1,000 Workspaces' no-op preview: 15.2 s with them, 8.4 s without; README
+// "Performance"). The SDK shows them only when PULUMI_DEBUG_PROMISE_LEAKS is set, so registration
+// pauses them for its synchronous span, and leaves them on whenever a user asked for that report.
 import * as process from "node:process";
+import * as pulumi from "@pulumi/pulumi";
 
 export interface PausedStackTraces {
   /** Restores the stack trace limit the program had; safe to call more than once. */
@@ -32,4 +32,21 @@ export function pauseStackTraces(): PausedStackTraces {
       throw error;
     },
   };
+}
+
+/** A `pulumi.dynamic.Resource` whose registration runs with the SDK's promise stack traces paused. */
+export abstract class WsbridgeResource extends pulumi.dynamic.Resource {
+  protected constructor(
+    provider: pulumi.dynamic.ResourceProvider, name: string, props: pulumi.Inputs,
+    opts: pulumi.CustomResourceOptions | undefined, module: string, type: string,
+  ) {
+    const stackTraces = pauseStackTraces();
+    try {
+      super(provider, name, props, opts, module, type);
+    } catch (error) {
+      stackTraces.rethrow(error);
+    } finally {
+      stackTraces.resume();
+    }
+  }
 }
