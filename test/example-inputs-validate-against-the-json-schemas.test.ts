@@ -177,6 +177,8 @@ beforeAll(async () => {
   await settled(await import("../examples/workspaces/index"));
   currentExample = "platform";
   await settled(await import("../examples/platform/index"));
+  currentExample = "ci";
+  await settled(await import("../examples/ci/index"));
 });
 
 afterAll(async () => {
@@ -185,6 +187,8 @@ afterAll(async () => {
 
 test("the examples register the resources they declare, every kind among them", () => {
   expect(registered.map((r) => `${r.example}/${r.kind}/${r.name}`).sort()).toEqual([
+    "ci/Workspace/service",
+    "ci/WorkspaceTagBindings/service-tags",
     "platform/DataRetentionPolicy/network-retention",
     "platform/ModuleVersionDeprecation/vpc-deprecation",
     "platform/RemoteStateConsumers/network-state-readers",
