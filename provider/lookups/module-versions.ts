@@ -52,6 +52,9 @@ const programConfig: lookupRuntime.ConfigSource = { get: (key) => pulumi.runtime
  * naming what was looked for (the registry answers 404 both for a missing module or version and for
  * one the token may not see), and, before any request, when the arguments break a rule.
  *
+ * @param args The module (`moduleName`, `provider`, and `organization`, which defaults to the stack
+ * config) and the `version`.
+ *
  * @example
  * const v = await getModuleVersion({ moduleName: "vpc", provider: "aws", version: "1.2.0" });
  * if (v.deprecated) throw new Error(`vpc 1.2.0 is deprecated: ${v.deprecation?.reason}`);
@@ -64,6 +67,8 @@ export async function getModuleVersion(args: GetModuleVersionArgs): Promise<Modu
 /**
  * {@link getModuleVersion} for Pulumi inputs: runs once every argument is known (during preview too).
  *
+ * @param args The arguments of {@link getModuleVersion}, each may be a Pulumi `Input`.
+ *
  * @example
  * export const vpcDeprecated = getModuleVersionOutput({ moduleName: "vpc", provider: "aws", version: "1.2.0" }).deprecated;
  */
@@ -73,6 +78,8 @@ export function getModuleVersionOutput(args: GetModuleVersionOutputArgs): pulumi
 
 /**
  * Lists every version of a private registry module, each with its deprecation, in the registry's order.
+ *
+ * @param args The module: `moduleName`, `provider`, and `organization`, which defaults to the stack config.
  *
  * @example
  * const { versions } = await listModuleVersions({ moduleName: "vpc", provider: "aws" });
@@ -85,6 +92,8 @@ export async function listModuleVersions(args: ListModuleVersionsArgs): Promise<
 
 /**
  * {@link listModuleVersions} for Pulumi inputs: runs once every argument is known (during preview too).
+ *
+ * @param args The arguments of {@link listModuleVersions}, each may be a Pulumi `Input`.
  *
  * @example
  * export const vpcVersions = listModuleVersionsOutput({ moduleName: "vpc", provider: "aws" }).versions;

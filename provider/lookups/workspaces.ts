@@ -52,6 +52,8 @@ const programConfig: lookupRuntime.ConfigSource = { get: (key) => pulumi.runtime
  * what was looked for (the API answers 404 both for a missing workspace and for one the token may
  * not see), and, before any request, when the arguments break a rule.
  *
+ * @param args Which workspace: `id` or `name`, and `organization` (which defaults to the stack config).
+ *
  * @example
  * const shared = await getWorkspace({ name: "networking-prod" });
  */
@@ -62,6 +64,8 @@ export async function getWorkspace(args: GetWorkspaceArgs): Promise<WorkspaceLoo
 
 /**
  * {@link getWorkspace} for Pulumi inputs: runs once every argument is known (during preview too).
+ *
+ * @param args The arguments of {@link getWorkspace}, each may be a Pulumi `Input`.
  *
  * @example
  * const shared = getWorkspaceOutput({ name: "networking-prod" });
@@ -74,6 +78,8 @@ export function getWorkspaceOutput(args: GetWorkspaceOutputArgs): pulumi.Output<
 /**
  * Lists the organization's workspaces that match every filter given, reading every page.
  *
+ * @param args The filters; with none, every workspace of the organization is listed.
+ *
  * @example
  * const prod = await listWorkspaces({ tags: ["prod"], excludeTags: ["legacy"] });
  */
@@ -84,6 +90,8 @@ export async function listWorkspaces(args: ListWorkspacesArgs = {}): Promise<Wor
 
 /**
  * {@link listWorkspaces} for Pulumi inputs: runs once every argument is known (during preview too).
+ *
+ * @param args The filters of {@link listWorkspaces}, each may be a Pulumi `Input`.
  *
  * @example
  * export const prodIds = listWorkspacesOutput({ tagged: { env: "prod" } }).apply((ws) => ws.map((w) => w.id));

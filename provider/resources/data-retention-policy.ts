@@ -47,6 +47,11 @@ export class DataRetentionPolicy extends WsbridgeResource {
   /** The server's id of the policy (`drp-…`); it changes when the form changes. */
   declare readonly policyId: pulumi.Output<string>;
 
+  /**
+   * @param name The resource's name in the program (part of its URN).
+   * @param args What it manages: the properties of {@link DataRetentionPolicyInputs}, each may be a Pulumi `Input`.
+   * @param opts Pulumi resource options.
+   */
   constructor(name: string, args: DataRetentionPolicyArgs, opts?: pulumi.CustomResourceOptions) {
     const registered: Record<string, unknown> = {};
     for (const key of [...OUTPUT_ONLY, ...INPUTS]) registered[key] = undefined;

@@ -56,6 +56,11 @@ export class ModuleVersionDeprecation extends WsbridgeResource {
   /** The server's id of the deprecation (null if the server names none). */
   declare readonly deprecationId: pulumi.Output<string | null>;
 
+  /**
+   * @param name The resource's name in the program (part of its URN).
+   * @param args What it manages: the properties of {@link ModuleVersionDeprecationInputs}, each may be a Pulumi `Input`.
+   * @param opts Pulumi resource options.
+   */
   constructor(name: string, args: ModuleVersionDeprecationArgs, opts?: pulumi.CustomResourceOptions) {
     const registered: Record<string, unknown> = {};
     for (const key of [...OUTPUT_ONLY, ...INPUTS]) registered[key] = undefined;

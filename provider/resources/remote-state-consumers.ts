@@ -37,6 +37,11 @@ export class RemoteStateConsumers extends WsbridgeResource {
   /** Whether this resource replaces the whole list. */
   declare readonly exclusive: pulumi.Output<boolean>;
 
+  /**
+   * @param name The resource's name in the program (part of its URN).
+   * @param args What it manages: the properties of {@link RemoteStateConsumersInputs}, each may be a Pulumi `Input`.
+   * @param opts Pulumi resource options.
+   */
   constructor(name: string, args: RemoteStateConsumersArgs, opts?: pulumi.CustomResourceOptions) {
     warnIfTokenInPlaintext();
     refuseGloballySharedWorkspace(args.workspaceId, name);

@@ -27,6 +27,11 @@ export class SshKeyAssignment extends WsbridgeResource {
   /** The SSH key the workspace uses (`sshkey-…`), as the server last reported it: null after a refresh that found none. */
   declare readonly sshKeyId: pulumi.Output<string | null>;
 
+  /**
+   * @param name The resource's name in the program (part of its URN).
+   * @param args What it manages: the properties of {@link SshKeyAssignmentInputs}, each may be a Pulumi `Input`.
+   * @param opts Pulumi resource options.
+   */
   constructor(name: string, args: SshKeyAssignmentArgs, opts?: pulumi.CustomResourceOptions) {
     warnIfTokenInPlaintext();
     // One key per workspace: a second assignment for the same workspace would undo the first at every `up`.

@@ -33,6 +33,7 @@ export class WorkspaceLock extends WsbridgeResource {
   declare readonly workspaceId: pulumi.Output<string>;
   /** The declared reason (`""` when none). */
   declare readonly reason: pulumi.Output<string>;
+  /** The declared `forceUnlockOnDestroy` (false when it is not declared). */
   declare readonly forceUnlockOnDestroy: pulumi.Output<boolean>;
   /** Whether the workspace is locked (by anyone), as last read. */
   declare readonly locked: pulumi.Output<boolean>;
@@ -45,6 +46,12 @@ export class WorkspaceLock extends WsbridgeResource {
   /** False after a refresh found the workspace locked by someone else (or with another reason). */
   declare readonly heldByThisResource: pulumi.Output<boolean>;
 
+  /**
+   * @param name The resource's name in the program (part of its URN).
+   * @param args What it manages: the properties of {@link WorkspaceLockInputs}, each may be a Pulumi `Input`.
+   * @param opts Pulumi resource options. `deleteBeforeReplace` defaults to true: a workspace has one lock,
+   * so a replacement unlocks before it locks again.
+   */
   constructor(name: string, args: WorkspaceLockArgs, opts?: pulumi.CustomResourceOptions) {
     const registered: Record<string, unknown> = {};
     for (const key of [...OUTPUT_ONLY, ...INPUTS]) registered[key] = undefined;

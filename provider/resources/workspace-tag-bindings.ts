@@ -40,6 +40,11 @@ export class WorkspaceTagBindings extends WsbridgeResource {
   /** Direct plus project-inherited bindings. */
   declare readonly effectiveTags: pulumi.Output<EffectiveTag[]>;
 
+  /**
+   * @param name The resource's name in the program (part of its URN).
+   * @param args What it manages: the properties of {@link WorkspaceTagBindingsInputs}, each may be a Pulumi `Input`.
+   * @param opts Pulumi resource options.
+   */
   constructor(name: string, args: WorkspaceTagBindingsArgs, opts?: pulumi.CustomResourceOptions) {
     warnIfTokenInPlaintext();
     claimWorkspaceTagKeys("WorkspaceTagBindings", name, args.workspaceId, args.tags, args.exclusive);

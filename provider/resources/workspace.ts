@@ -61,24 +61,43 @@ export class Workspace extends WsbridgeResource {
   /** The deprecated `operations` flag as the server reports it. */
   declare readonly operations: pulumi.Output<boolean | null>;
   /** Which inherited settings the workspace overwrites. */
-  declare readonly settingOverwrites: pulumi.Output<{ executionMode: boolean; agentPool: boolean }>;
+  declare readonly settingOverwrites: pulumi.Output<{
+    /** True: the workspace's own `executionMode` applies. False: it inherits. */
+    executionMode: boolean;
+    /** True: the workspace's own `agentPoolId` applies. False: it inherits the default agent pool. */
+    agentPool: boolean;
+  }>;
+  /** Whether destroy plans can be queued. */
   declare readonly allowDestroyPlan: pulumi.Output<boolean>;
   /** Null where the edition has no assessments (self-managed). */
   declare readonly assessmentsEnabled: pulumi.Output<boolean | null>;
+  /** Whether runs started by VCS, UI or CLI apply automatically after a successful plan. */
   declare readonly autoApply: pulumi.Output<boolean>;
+  /** Whether runs started by run triggers apply automatically after a successful plan. */
   declare readonly autoApplyRunTrigger: pulumi.Output<boolean>;
+  /** When the next scheduled destroy run happens (ISO 8601), or null. */
   declare readonly autoDestroyAt: pulumi.Output<string | null>;
   /** The workspace's own, or its project's while it inherits it. */
   declare readonly autoDestroyActivityDuration: pulumi.Output<string | null>;
+  /** The server's `auto-destroy-status`, or null. */
   declare readonly autoDestroyStatus: pulumi.Output<string | null>;
+  /** The server's `inherits-project-auto-destroy`, or null. */
   declare readonly inheritsProjectAutoDestroy: pulumi.Output<boolean | string | null>;
+  /** Whether runs start only for changes to files under the trigger prefixes or patterns. */
   declare readonly fileTriggersEnabled: pulumi.Output<boolean>;
+  /** The glob patterns of the files whose changes start runs. */
   declare readonly triggerPatterns: pulumi.Output<string[]>;
+  /** The path prefixes whose changes start runs. */
   declare readonly triggerPrefixes: pulumi.Output<string[]>;
+  /** Whether every workspace of the organization may read this one's state. */
   declare readonly globalRemoteState: pulumi.Output<boolean>;
+  /** Whether runs are queued right after creation. */
   declare readonly queueAllRuns: pulumi.Output<boolean>;
+  /** Whether automatic speculative plans run. */
   declare readonly speculativeEnabled: pulumi.Output<boolean>;
+  /** The server's `structured-run-output-enabled`, or null. */
   declare readonly structuredRunOutputEnabled: pulumi.Output<boolean | null>;
+  /** The engine version or version constraint the workspace uses; null if the server sent none. */
   declare readonly engineVersion: pulumi.Output<string | null>;
   /** `""` for the repository root. */
   declare readonly workingDirectory: pulumi.Output<string>;
@@ -86,16 +105,25 @@ export class Workspace extends WsbridgeResource {
   declare readonly sourceName: pulumi.Output<string | null>;
   /** The creating client's URL, without the provider's ownership marker. */
   declare readonly sourceUrl: pulumi.Output<string | null>;
+  /** The server's `source` attribute, or null. */
   declare readonly source: pulumi.Output<string | null>;
+  /** The server's `environment` attribute, or null. */
   declare readonly environment: pulumi.Output<string | null>;
   /** The repository with the server's details (`webhookUrl`, `repositoryHttpUrl`, …), or null. */
   declare readonly vcsRepo: pulumi.Output<VcsRepoOutput | null>;
+  /** The server's `vcs-repo-identifier`, or null. */
   declare readonly vcsRepoIdentifier: pulumi.Output<string | null>;
+  /** The name of the VCS connection's OAuth client (`oauth-client-name`), or null. */
   declare readonly oauthClientName: pulumi.Output<string | null>;
+  /** The project the workspace belongs to (`prj-…`), or null. */
   declare readonly projectId: pulumi.Output<string | null>;
+  /** The SSH key assigned to the workspace (`sshkey-…`), or null. */
   declare readonly sshKeyId: pulumi.Output<string | null>;
+  /** The id of the workspace's current run, or null. */
   declare readonly currentRunId: pulumi.Output<string | null>;
+  /** The id of the workspace's current state version, or null. */
   declare readonly currentStateVersionId: pulumi.Output<string | null>;
+  /** The id of the workspace's current configuration version, or null. */
   declare readonly currentConfigurationVersionId: pulumi.Output<string | null>;
   /** Flat tags, sorted. */
   declare readonly tagNames: pulumi.Output<string[]>;
@@ -107,30 +135,52 @@ export class Workspace extends WsbridgeResource {
   declare readonly permissions: pulumi.Output<Record<string, boolean>>;
   /** `actions.is-destroyable`. */
   declare readonly isDestroyable: pulumi.Output<boolean | null>;
+  /** Whether the workspace is locked (by anyone). */
   declare readonly locked: pulumi.Output<boolean>;
+  /** The reason of the workspace's current lock, or null. */
   declare readonly lockedReason: pulumi.Output<string | null>;
   /** Who holds the lock (`users`, `teams` or `runs`, and an id), or null. */
-  declare readonly lockedBy: pulumi.Output<{ type: string; id: string } | null>;
+  declare readonly lockedBy: pulumi.Output<{
+    /** `users`, `teams` or `runs`. */
+    type: string;
+    /** The id of the user, team or run. */
+    id: string;
+  } | null>;
   /** How many resources the workspace's current state manages. */
   declare readonly resourceCount: pulumi.Output<number>;
   /** ISO 8601, UTC. */
   declare readonly createdAt: pulumi.Output<string>;
+  /** When the workspace was last updated (ISO 8601, UTC). */
   declare readonly updatedAt: pulumi.Output<string>;
+  /** The server's `latest-change-at` (ISO 8601), or null. */
   declare readonly latestChangeAt: pulumi.Output<string | null>;
+  /** When the last health assessment result came in (`last-assessment-result-at`), or null. */
   declare readonly lastAssessmentResultAt: pulumi.Output<string | null>;
   /** Milliseconds, over the last 30 runs that errored or applied. */
   declare readonly applyDurationAverage: pulumi.Output<number | null>;
+  /** The server's `plan-duration-average` (milliseconds), or null. */
   declare readonly planDurationAverage: pulumi.Output<number | null>;
+  /** The server's `policy-check-failures`, or null. */
   declare readonly policyCheckFailures: pulumi.Output<number | null>;
+  /** The server's `run-failures`, or null. */
   declare readonly runFailures: pulumi.Output<number | null>;
+  /** The server's `workspace-kpis-runs-count`, or null. */
   declare readonly workspaceKpisRunsCount: pulumi.Output<number | null>;
   /** The workspace's page in the service's UI. Known during preview. */
   declare readonly htmlUrl: pulumi.Output<string>;
   /** The workspace's address in the API (`…/api/v2/workspaces/<id>`). Known during preview. */
   declare readonly apiUrl: pulumi.Output<string>;
+  /** The declared `forceDelete` (false when it is not declared). */
   declare readonly forceDelete: pulumi.Output<boolean>;
+  /** The declared `adoptExisting` (false when it is not declared). */
   declare readonly adoptExisting: pulumi.Output<boolean>;
 
+  /**
+   * @param name The resource's name in the program (part of its URN).
+   * @param args What it manages: the properties of {@link WorkspaceInputs}, each may be a Pulumi `Input`.
+   * @param opts Pulumi resource options. `deleteBeforeReplace` defaults to true: a workspace's name is
+   * unique in its organization, so a replacement that keeps it must delete the old workspace first.
+   */
   constructor(name: string, args: WorkspaceArgs, opts?: pulumi.CustomResourceOptions) {
     const registered: Record<string, unknown> = {};
     for (const key of [...OUTPUT_ONLY, ...INPUTS]) registered[key] = undefined;

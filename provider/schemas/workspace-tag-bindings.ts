@@ -11,6 +11,7 @@ import type { Equals, Assert } from "./type-equality";
  * characters; values: up to 256 (`""` binds a key-only tag); both letters, digits and `_ . = + - @ :`;
  * keys must not start with `hc:` or `hcp:`. At most 10 (with, in additive mode, the keys already on the
  * workspace that this resource does not manage).
+ * @inline
  */
 export interface WorkspaceTagBindingsTags {
   [key: string]: WorkspaceTagBindingsValue;

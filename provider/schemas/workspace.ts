@@ -8,7 +8,10 @@ import { z } from "zod";
 import { MAX_DIRECT_TAG_BINDINGS, MAX_TAG_KEY_LENGTH, MAX_TAG_VALUE_LENGTH, RESERVED_TAG_PREFIX, TAG_TEXT, TAG_VALUE } from "./tag-rules";
 import type { Equals, Assert } from "./type-equality";
 
-/** Settings the workspace sets itself instead of inheriting its organization's (or project's) default. */
+/**
+ * Settings the workspace sets itself instead of inheriting its organization's (or project's) default.
+ * @inline
+ */
 export interface WorkspaceSettingOverwrites {
   /** True: the workspace's own `executionMode` applies (then `executionMode` must be declared). False: it inherits. */
   executionMode?: boolean;
@@ -16,7 +19,10 @@ export interface WorkspaceSettingOverwrites {
   agentPool?: boolean;
 }
 
-/** The version-control repository a workspace runs from. */
+/**
+ * The version-control repository a workspace runs from.
+ * @inline
+ */
 export interface WorkspaceVcsRepo {
   /**
    * The repository: `:org/:repo`, or `:org/:project/_git/:repo` for Azure DevOps.
@@ -177,7 +183,7 @@ export interface WorkspaceInputs {
   projectId?: string;
   /**
    * Key-value tags bound directly to the workspace (at most 10; up to 10 more may come from its project).
-   * This map is the whole set: a key removed here is unbound. See {@link WorkspaceTagBindings} for the rules.
+   * This map is the whole set: a key removed here is unbound. Keys and values follow the rules of {@link WorkspaceTagBindingsInputs.tags}.
    */
   tagBindings?: WorkspaceTagBindings;
   /**
