@@ -4,7 +4,7 @@
 // there, and a program run through the installed package with the real CLI: up, no-op preview,
 // destroy. Once as CommonJS, once as an ES module, and once more with the lowest @pulumi/pulumi the
 // peer range allows.
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -25,6 +25,8 @@ const lowestSdk = /^>=(\d+\.\d+\.\d+)\s/.exec(packageJson.peerDependencies["@pul
 let work: string;
 let tarball: string;
 let packedFiles: string[];
+/** What `npm publish --dry-run` printed in the never-built copy, stdout and stderr. */
+let publishDryRun: { status: number | null; output: string };
 let emulator: ChildProcess | undefined;
 let emulatorSettings: { url: string; token: string; organization: string };
 let cliRoot: string;
@@ -107,6 +109,9 @@ beforeAll(async () => {
   tarball = path.join(work, packed[0]?.filename ?? "");
   packedFiles = (packed[0]?.files ?? []).map((f) => f.path).sort();
 
+  const publish = spawnSync("npm", ["publish", "--dry-run"], { cwd: source, encoding: "utf8", maxBuffer: 64 * 2 ** 20 });
+  publishDryRun = { status: publish.status, output: `${publish.stdout}\n${publish.stderr}` };
+
   const app = newProject("app", testedSdk);
   // `npx` from the project runs the installed bin, as a user would.
   const child = spawn("npx", ["--no-install", "wsbridge-emulator", "--port", "0", "--edition", "self-managed"], {
@@ -152,6 +157,16 @@ test("npm pack builds first and ships exactly the compiled JavaScript, its type 
   expect(packedFiles.filter((f) => f.endsWith(".map"))).toEqual([]);
   // Every kind's runtime module is there (the serialized provider loads them by name).
   expect(packedFiles.filter((f) => /^dist\/provider\/runtime\/kinds\/[a-z-]+\.js$/.test(f))).toHaveLength(7);
+});
+
+test("npm publish --dry-run is clean: nothing for npm to correct, the emulator's command kept", () => {
+  expect(publishDryRun.status).toBe(0);
+  const warnings = publishDryRun.output.split("\n").filter((line) => /^npm warn/i.test(line))
+    // Not about the package: a dry run without a registry login, and this machine's own npm settings.
+    .filter((line) => !/requires you to be logged in/.test(line) && !/Unknown (user|env|project|global) config/.test(line));
+  expect(warnings).toEqual([]);
+  expect(publishDryRun.output).toContain("bin/wsbridge-emulator.js");
+  expect(publishDryRun.output).toMatch(/total files: \d+/);
 });
 
 test("a CommonJS program runs through the installed package: up, a no-op preview, destroy", async () => {
