@@ -7,6 +7,8 @@ module.exports = {
   transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.test.json", diagnostics: false }] },
   moduleFileExtensions: ["ts", "js", "json"],
   testTimeout: 120000,
+  // The SDK's orphaned rejections when the engine stops a program must not fail a file whose tests passed.
+  setupFilesAfterEnv: ["<rootDir>/test/support/engine-gone-setup.ts"],
   // The end-to-end tests run the real Pulumi CLI; they must not share one file backend at once.
   maxWorkers: 2,
 };

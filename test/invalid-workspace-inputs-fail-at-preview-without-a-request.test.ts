@@ -1,10 +1,10 @@
 // Bad Workspace inputs fail `pulumi preview` (the real CLI), each naming the property and the rule,
 // and nothing reaches the server: the emulator's request log stays empty.
-import * as vm from "node:vm";
 import type { PulumiCommand } from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../emulator";
 import { createStack, emulatorStackConfig, pulumiCli, type HarnessStack } from "../scripts/lib/stack-harness";
 import type { WorkspaceArgs } from "pulumi-wsbridge";
+import { engineUnreachable, realProcess } from "./support/engine-gone";
 
 let emulator: RunningEmulator;
 let cli: PulumiCommand;
@@ -84,36 +84,26 @@ const CASES: [string, Record<string, unknown>, string, string][] = [
  * Such a run says nothing about our check, so it is run again; a preview that registered the
  * Workspace and succeeded is a real failure.
  */
-// Seen in supportsFeature and in setRootResource: any gRPC call of the SDK to the engine (the only gRPC
-// this process makes), so the status alone decides.
-const monitorUnreachable = (reason: unknown): boolean =>
-  String((reason as { stack?: unknown } | null)?.stack ?? reason).includes("14 UNAVAILABLE");
-let engineUnreachable = 0;
-const onRejection = (reason: unknown, promise: Promise<unknown>): void => {
-  if (!monitorUnreachable(reason)) return; // Jest's own listener reports it
-  engineUnreachable++;
-  // Jest records every unhandled rejection and fails the file for it even when every test passed; a
-  // handler attached a tick later makes Node report it handled (rejectionHandled), and Jest drops it.
-  setImmediate(() => promise.catch(() => undefined));
+// Counted here so that such a preview is run again; test/support/engine-gone-setup.ts marks them handled.
+let unreachableSeen = 0;
+const onRejection = (reason: unknown): void => {
+  if (engineUnreachable(reason)) unreachableSeen++;
 };
-// Jest gives test code a copy of `process` whose listeners the real process never calls; the
-// rejection is the real process's event, and this is the way to that process from inside the test.
-const realProcess = vm.runInThisContext("process") as NodeJS.Process;
 beforeAll(() => { realProcess.on("unhandledRejection", onRejection); });
 afterAll(() => { realProcess.off("unhandledRejection", onRejection); });
 
 async function previewFailure(): Promise<string> {
   for (let attempt = 1; ; attempt++) {
-    const before = engineUnreachable;
+    const before = unreachableSeen;
     try {
       const result = await harness.stack.preview();
       // Every program here registers the stack and one Workspace: fewer in the summary means the program
       // lost its connection to the engine part-way (it can fail after registering the stack).
       const registered = Object.values(result.changeSummary).reduce((sum, n) => sum + (n ?? 0), 0);
       const programRan = registered >= 2;
-      if ((engineUnreachable === before && programRan) || attempt >= 3) return `preview succeeded: ${JSON.stringify(result.changeSummary)}`;
+      if ((unreachableSeen === before && programRan) || attempt >= 3) return `preview succeeded: ${JSON.stringify(result.changeSummary)}`;
     } catch (error) {
-      if (engineUnreachable === before || attempt >= 3) return String((error as Error).message);
+      if (unreachableSeen === before || attempt >= 3) return String((error as Error).message);
     }
   }
 }
