@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { request } from "undici";
-import { pulumiCliRoot } from "../scripts/lib/stack-harness";
+import { CREDENTIAL_VARIABLES, pulumiCliRoot } from "../scripts/lib/stack-harness";
 
 const repoRoot = path.resolve(__dirname, "..");
 const projectFiles = path.join(__dirname, "support", "packed-project");
@@ -71,7 +71,9 @@ interface Report {
 function runProgram(project: string, programModule: string, workspaceName: string): Report {
   const settingsFile = path.join(project, `${workspaceName}.settings.json`);
   const stateDir = path.join(project, `${workspaceName}.state`);
-  fs.writeFileSync(settingsFile, JSON.stringify({ cliRoot, ...emulatorSettings, workspaceName, stateDir }));
+  // The harness's list of variables that must not reach the stack (the driver cannot import it).
+  const blankedVariables = [...CREDENTIAL_VARIABLES];
+  fs.writeFileSync(settingsFile, JSON.stringify({ cliRoot, ...emulatorSettings, workspaceName, stateDir, blankedVariables }));
   const printed = run(process.execPath, ["driver.cjs", programModule, settingsFile], project);
   const storedText = fs.readdirSync(stateDir, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile()).map((e) => fs.readFileSync(path.join(e.parentPath, e.name), "utf8")).join("\n");

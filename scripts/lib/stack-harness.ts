@@ -42,7 +42,7 @@ export async function pulumiCli(): Promise<PulumiCommand> {
 }
 
 /** Variables that would let a developer's real credentials reach a test or demo stack. */
-const CREDENTIAL_VARIABLES = [
+export const CREDENTIAL_VARIABLES = [
   "TFE_TOKEN", "TFE_ADDRESS", "TFE_HOSTNAME", "TFE_ORGANIZATION",
   "WSBRIDGE_TOKEN", "WSBRIDGE_ADDRESS", "WSBRIDGE_ORGANIZATION", "WSBRIDGE_EDITION", "TF_CLI_CONFIG_FILE",
 ];

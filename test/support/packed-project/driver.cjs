@@ -4,7 +4,8 @@
 // repository). Programs run inline because no Node.js language host can be built on these machines.
 //
 //   node driver.cjs <program module> <file with settings as JSON>
-// Settings: { cliRoot, url, token, organization, workspaceName, stateDir }. Prints one JSON line.
+// Settings: { cliRoot, url, token, organization, workspaceName, stateDir, blankedVariables }.
+// Prints one JSON line.
 "use strict";
 const fs = require("node:fs");
 const path = require("node:path");
@@ -32,8 +33,8 @@ async function main() {
         PULUMI_HOME: home,
         PULUMI_CONFIG_PASSPHRASE: "packed-project",
         PULUMI_SKIP_UPDATE_CHECK: "true",
-        TFE_TOKEN: "", TFE_ADDRESS: "", TFE_HOSTNAME: "", TFE_ORGANIZATION: "",
-        WSBRIDGE_TOKEN: "", WSBRIDGE_ADDRESS: "", WSBRIDGE_ORGANIZATION: "",
+        // No credentials or settings of the machine's own reach the stack (the test's harness list).
+        ...Object.fromEntries(settings.blankedVariables.map((name) => [name, ""])),
       },
     },
   );
