@@ -177,7 +177,7 @@ describe("create, read, update and delete", () => {
     const name = uniqueName("create");
     const created = await workspace.create({ name, organization: emulator.organization, description: "made by a test" });
     expect(created.id).toMatch(/^ws-/);
-    expect(created.outs).toMatchObject({
+    expect(created.outs.__outputs).toMatchObject({
       name,
       organization: emulator.organization,
       description: "made by a test",
@@ -225,8 +225,8 @@ describe("create, read, update and delete", () => {
       name, organization: emulator.organization, description: "d", autoApply: true, tagBindings: { env: "prod" }, __owner: owner("one"),
     });
     expect(emulator.requests().map((r) => `${r.method} ${r.path.split("?")[0]}`)).toEqual([`POST /api/v2/organizations/${emulator.organization}/workspaces`]);
-    expect(created.outs).toMatchObject({ description: "d", autoApply: true, tagBindings: { env: "prod" } });
-    expect(created.outs.effectiveTagBindings).toEqual([{ key: "env", value: "prod", inheritedFrom: null }]);
+    expect(created.outs.__outputs).toMatchObject({ description: "d", autoApply: true, tagBindings: { env: "prod" } });
+    expect(created.outs.__outputs.effectiveTagBindings).toEqual([{ key: "env", value: "prod", inheritedFrom: null }]);
   });
 
   test("refresh is one request, and an update of one attribute is one request", async () => {
@@ -350,7 +350,7 @@ describe("create, read, update and delete", () => {
     const created = await workspace.create({ name, organization: emulator.organization });
     const renamed = uniqueName("after");
     const updated = await workspace.update(created.id, created.outs, { name: renamed, organization: emulator.organization });
-    expect(updated.outs.workspaceId).toBe(created.id);
+    expect(updated.outs.__outputs.workspaceId).toBe(created.id);
     expect(updated.outs.name).toBe(renamed);
     expect((await rawGet(`/organizations/${emulator.organization}/workspaces/${renamed}`)).status).toBe(200);
   });

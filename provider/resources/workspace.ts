@@ -6,12 +6,12 @@ import { workspaceProvider } from "../shims";
 import { claimUniqueName, defaultOrganization, ownerMarker, warnIfTokenInPlaintext } from "./program-checks";
 import { registerWorkspaceStateSharing } from "./remote-state-consumers";
 import { claimWorkspaceTagKeys } from "./workspace-tag-bindings";
-import { WsbridgeResource } from "./dynamic-resource";
+import { WsbridgeResource, outputsReadFrom } from "./dynamic-resource";
 
 /** Arguments of a {@link Workspace}; every field may be a Pulumi `Input`. See {@link WorkspaceInputs}. */
 export type WorkspaceArgs = { [K in keyof WorkspaceInputs]: pulumi.Input<WorkspaceInputs[K]> };
 
-/** Every output that is not also an input; each must be registered (as undefined) to appear on the resource. */
+/** Every output that is not also an input. */
 const OUTPUT_ONLY = [
   "workspaceId", "autoDestroyStatus", "inheritsProjectAutoDestroy", "structuredRunOutputEnabled", "source", "environment",
   "vcsRepoIdentifier", "oauthClientName", "sshKeyId", "currentRunId", "currentStateVersionId", "currentConfigurationVersionId",
@@ -20,7 +20,7 @@ const OUTPUT_ONLY = [
   "policyCheckFailures", "runFailures", "workspaceKpisRunsCount", "htmlUrl", "apiUrl",
 ] as const;
 
-/** Every input, so that the outputs of the same name exist even when the program leaves the input out. */
+/** Every input: the outputs of the same name exist even when the program leaves the input out. */
 const INPUTS: readonly (keyof WorkspaceInputs)[] = [
   "name", "organization", "description", "executionMode", "agentPoolId", "operations", "settingOverwrites",
   "allowDestroyPlan", "assessmentsEnabled", "autoApply", "autoApplyRunTrigger", "autoDestroyAt",
@@ -182,17 +182,22 @@ export class Workspace extends WsbridgeResource {
    * unique in its organization, so a replacement that keeps it must delete the old workspace first.
    */
   constructor(name: string, args: WorkspaceArgs, opts?: pulumi.CustomResourceOptions) {
-    const registered: Record<string, unknown> = {};
-    for (const key of [...OUTPUT_ONLY, ...INPUTS]) registered[key] = undefined;
+    // Registered: what the program declares, and `__outputs`, which holds every output; the rest are
+    // read from it (see `outputsReadFrom` below). An input passed as an Output or a Promise may resolve
+    // to undefined, which the provider sees as not declared: `__namedOutputs` asks it to report those
+    // outputs by name anyway, so the registered property resolves to the server's value.
+    const registered: Record<string, unknown> = { __outputs: undefined };
+    for (const [key, value] of Object.entries(args)) if (value !== undefined) registered[key] = value;
+    const namedOutputs = INPUTS.filter((key) => key !== "name" && key !== "organization" && isEventual(args[key]));
     warnIfTokenInPlaintext();
     const organization = args.organization ?? defaultOrganization();
     if (organization !== undefined) claimUniqueName("Workspace", [organization, args.name], name);
     // `__owner` marks the workspace as this resource's (runtime/ownership.ts); it is not a user input.
-    const internal = { __owner: ownerMarker("Workspace", name) };
+    const internal = { __owner: ownerMarker("Workspace", name), ...(namedOutputs.length > 0 && { __namedOutputs: namedOutputs }) };
     // Names are unique in an organization, so a replacement that keeps the name must delete first; the
     // provider cannot tell `up --replace` from a retried create (README, Workspace). Overridable.
     const options = { ...opts, deleteBeforeReplace: opts?.deleteBeforeReplace ?? true };
-    super(workspaceProvider, name, { ...registered, ...args, ...internal }, options, "wsbridge", "Workspace");
+    super(workspaceProvider, name, { ...registered, ...internal }, options, "wsbridge", "Workspace");
 
     // During a preview the engine reports an updated resource's new inputs as its outputs and leaves
     // every other output unknown; these cannot change in an update, so derive them from what stays
@@ -216,3 +221,9 @@ export class Workspace extends WsbridgeResource {
   }
 }
 
+outputsReadFrom("__outputs", Workspace.prototype, [...OUTPUT_ONLY, ...INPUTS]);
+
+/** A value the program cannot see yet: it may still resolve to undefined. */
+function isEventual(value: unknown): boolean {
+  return pulumi.Output.isInstance(value) || (typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function");
+}

@@ -87,8 +87,11 @@ export function normalizeOptionalText(value: unknown): string {
   return typeof value === "string" ? value : "";
 }
 
-/** Inputs the resource classes add for the provider's own use; never the user's, never diffed. */
-export const INTERNAL_INPUTS = ["__owner"] as const;
+/**
+ * Inputs the resource classes add for the provider's own use; never the user's, never diffed.
+ * `__namedOutputs`: see the Workspace class (which outputs its state holds by name).
+ */
+export const INTERNAL_INPUTS = ["__owner", "__namedOutputs"] as const;
 
 /** The user's inputs: without `__provider` and the internal ones. */
 export function userInputs(props: Props | undefined): Props {

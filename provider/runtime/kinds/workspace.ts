@@ -116,6 +116,22 @@ export type WorkspaceOutputs = {
   __owner?: string;
 };
 
+/** The outputs' own keys: what the provider records for itself, not the server's state. */
+type RecordKey = "__declaredInputs" | "__declaredValues" | "__owner";
+
+/** Every output the server's state gives a workspace (the outputs without the provider's records). */
+export type WorkspaceReport = Omit<WorkspaceOutputs, RecordKey>;
+
+/**
+ * What the state holds for a workspace: every output once, in `__outputs`, and by name only those the
+ * resource class registers (see {@link toState}).
+ */
+export type WorkspaceState = Partial<WorkspaceReport> & Pick<WorkspaceOutputs, RecordKey> & {
+  __outputs: WorkspaceReport;
+  /** The optional inputs the program passed as Outputs or Promises (see the Workspace class). */
+  __namedOutputs?: string[];
+};
+
 /** Inputs the server holds, compared and sent when declared. */
 const SERVER_INPUTS = [
   "description", "executionMode", "agentPoolId", "operations", "settingOverwrites", "allowDestroyPlan",
@@ -162,10 +178,11 @@ export async function check(olds: Props, news: Props): Promise<CheckOutcome<Prop
   if (inputs.operations !== undefined && outcome.failures.length === 0) {
     await noteForTheUser("warning", `${label(news)}: \`operations\` is deprecated by the service; use \`executionMode\` ("remote" for true, "local" for false).`, urnOf(news));
   }
-  // The owner marker goes on to create, unchanged.
+  // The owner marker and the resource class's note of its outputs go on to create, unchanged.
   const marker = ownerMarkerOf(news);
-  if (marker === undefined) return outcome;
-  return { inputs: { ...outcome.inputs, __owner: marker }, failures: outcome.failures };
+  const named = namedOutputsOf(news);
+  if (marker === undefined && named.length === 0) return outcome;
+  return { inputs: { ...outcome.inputs, ...internalInputs(marker, named) }, failures: outcome.failures };
 }
 
 /**
@@ -202,7 +219,8 @@ function editionOf(client: WsbridgeClient): Promise<string> {
 
 // ---- diff -----------------------------------------------------------------------------------
 
-export async function diff(_id: string, olds: Props, news: Props): Promise<DiffOutcome> {
+export async function diff(_id: string, state: Props, news: Props): Promise<DiffOutcome> {
+  const olds = fromState(state);
   const replaces: string[] = [];
   // The workspace cannot move between organizations: that is a new workspace.
   if (changed(olds.organization, news.organization)) replaces.push("organization");
@@ -300,7 +318,12 @@ function comparable(key: string, value: unknown): string {
 
 // ---- create ---------------------------------------------------------------------------------
 
-export async function create(inputs: Props): Promise<{ id: string; outs: WorkspaceOutputs }> {
+export async function create(inputs: Props): Promise<{ id: string; outs: WorkspaceState }> {
+  const { id, outs } = await createWorkspace(inputs);
+  return { id, outs: toState(outs, namedOutputsOf(inputs)) };
+}
+
+async function createWorkspace(inputs: Props): Promise<{ id: string; outs: WorkspaceOutputs }> {
   const declared = parseChecked(inputs);
   const marker = ownerMarkerOf(inputs);
   const owner = parseOwnerUrl(marker);
@@ -397,8 +420,8 @@ function refusal(organization: string, name: string, owner: Owner | undefined, t
 
 // ---- read -----------------------------------------------------------------------------------
 
-export async function read(id: string, props: Props | undefined): Promise<{ id: string; props?: WorkspaceOutputs; inputs?: Props }> {
-  const previous = withoutProvider(props);
+export async function read(id: string, props: Props | undefined): Promise<{ id: string; props?: WorkspaceState; inputs?: Props }> {
+  const previous = fromState(props);
   const client = sharedClient();
   // Gone, unless nothing is found at this address at all: then the address is wrong, and dropping
   // the resource from the state would lose track of a workspace that still exists.
@@ -408,7 +431,8 @@ export async function read(id: string, props: Props | undefined): Promise<{ id: 
   const marker = ownerMarkerOf(previous);
   const values = (typeof previous.__declaredValues === "object" && previous.__declaredValues !== null ? previous.__declaredValues : {}) as Props;
   const outs = await outputsOf(client, workspace, switchesOf(previous), marker, declared, values);
-  return { id: workspace.id, props: outs, inputs: { ...declaredInputsFrom(outs, declared, values), ...(marker !== undefined && { __owner: marker }) } };
+  const named = namedOutputsOf(previous);
+  return { id: workspace.id, props: toState(outs, named), inputs: { ...declaredInputsFrom(outs, declared, values), ...internalInputs(marker, named) } };
 }
 
 /** The inputs a program declaring `declared` would have to hold to match the server: what drift looks like in a preview. */
@@ -445,7 +469,8 @@ function declaredInputsOf(state: Props): Set<string> {
 
 // ---- update ---------------------------------------------------------------------------------
 
-export async function update(id: string, olds: Props, news: Props): Promise<{ outs: WorkspaceOutputs }> {
+export async function update(id: string, state: Props, news: Props): Promise<{ outs: WorkspaceState }> {
+  const olds = fromState(state);
   const declared = parseChecked(news);
   const client = sharedClient();
   let workspace: Workspace;
@@ -454,7 +479,7 @@ export async function update(id: string, olds: Props, news: Props): Promise<{ ou
   } catch (error) {
     throw await explainedUpdateFailure(client, id, declared, error);
   }
-  return { outs: await outputsOf(client, workspace, declared, ownerMarkerOf(news)) };
+  return { outs: toState(await outputsOf(client, workspace, declared, ownerMarkerOf(news)), namedOutputsOf(news)) };
 }
 
 /**
@@ -540,7 +565,7 @@ async function applyFlatTags(client: WsbridgeClient, workspace: Workspace, decla
 // ---- delete ---------------------------------------------------------------------------------
 
 export async function remove(id: string, props: Props): Promise<void> {
-  const state = withoutProvider(props);
+  const state = fromState(props);
   // Taken over by a create of this run (see adoptedInThisRun): it is the new resource's now.
   if (adoptedInThisRun(id)) return;
   const force = state.forceDelete === true;
@@ -596,6 +621,51 @@ function label(props: Props): string {
 function ownerMarkerOf(props: Props): string | undefined {
   const marker = withoutProvider(props).__owner;
   return typeof marker === "string" ? marker : undefined;
+}
+
+/** The resource class's note of the optional inputs it passed as Outputs or Promises (inputs or state). */
+function namedOutputsOf(props: Props): string[] {
+  const named = withoutProvider(props).__namedOutputs;
+  if (!Array.isArray(named)) return [];
+  return named.filter((key): key is string => typeof key === "string" && (OPTIONAL_INPUTS as readonly string[]).includes(key));
+}
+
+function internalInputs(marker: string | undefined, named: readonly string[]): Props {
+  return { ...(marker !== undefined && { __owner: marker }), ...(named.length > 0 && { __namedOutputs: [...named] }) };
+}
+
+// ---- state ----------------------------------------------------------------------------------
+
+/**
+ * The outputs as the state holds them. The program sees only the outputs its resource registers, and
+ * the SDK's cost per registered property was most of a program's time per Workspace (README
+ * "Performance"), so the class registers one object output, `__outputs`, plus what it declares.
+ * `__outputs` holds every output; by name the state holds `name`, `organization`, each declared input,
+ * and each optional input the program passed as an Output or a Promise (`__namedOutputs`: the class
+ * registered those by name but cannot know whether they resolve to undefined, which the provider does
+ * not see as declared). Each registered name then resolves to the server's value, as before.
+ */
+function toState(outs: WorkspaceOutputs, namedOutputs: readonly string[]): WorkspaceState {
+  const { __declaredInputs, __declaredValues, __owner, ...report } = outs;
+  const byName = new Set<string>(["name", "organization", ...namedOutputs]);
+  for (const key of __declaredInputs) byName.add(key.split(".")[0] ?? key);
+  const named: Props = {};
+  for (const key of byName) if (key in report) named[key] = report[key as keyof WorkspaceReport];
+  return {
+    ...named,
+    __outputs: report,
+    __declaredInputs,
+    __declaredValues,
+    ...(__owner !== undefined && { __owner }),
+    ...(namedOutputs.length > 0 && { __namedOutputs: [...namedOutputs] }),
+  };
+}
+
+/** Every output by name, from a state of this shape or of the one before `__outputs` (which held them all by name). */
+function fromState(props: Props | undefined): Props {
+  const { __outputs: report, ...state } = withoutProvider(props);
+  if (report === null || typeof report !== "object" || Array.isArray(report)) return state;
+  return { ...(report as Props), ...state };
 }
 
 /** The provider switches as last declared (read has only the old outputs). */
