@@ -2,9 +2,8 @@
  * Reading JSON:API request documents and writing collection documents. Every validation failure
  * becomes a 422 naming the offending member with a JSON pointer.
  */
-import type { RequestContext } from "./context";
 import { ApiError, errors } from "./errors";
-import { encodeQueryComponent } from "./query";
+import { encodeQueryComponent, type Query } from "./query";
 
 export type Json = Record<string, unknown>;
 
@@ -117,9 +116,21 @@ export interface Page {
   size: number;
 }
 
+/**
+ * What paging needs of a request; a route passes its `RequestContext`. Naming no more keeps this
+ * module below the route context: the domain reads documents with it.
+ */
+export interface CollectionRequest {
+  readonly query: Query;
+  /** Absolute base URL as the client addressed the server. */
+  readonly baseUrl: string;
+  /** Path without query string. */
+  readonly path: string;
+}
+
 const MAX_PAGE_SIZE = 100;
 
-export function readPage(ctx: RequestContext, defaultSize = 20): Page {
+export function readPage(ctx: CollectionRequest, defaultSize = 20): Page {
   const rawNumber = ctx.query.get("page[number]");
   const rawSize = ctx.query.get("page[size]");
   let number = 1;
@@ -139,7 +150,7 @@ export function readPage(ctx: RequestContext, defaultSize = 20): Page {
   return { number, size };
 }
 
-function pageLink(ctx: RequestContext, page: Page, n: number): string {
+function pageLink(ctx: CollectionRequest, page: Page, n: number): string {
   let qs = `page%5Bnumber%5D=${n}&page%5Bsize%5D=${page.size}`;
   for (const [k, v] of ctx.query.pairs) {
     if (k === "page[number]" || k === "page[size]") continue;
@@ -150,7 +161,7 @@ function pageLink(ctx: RequestContext, page: Page, n: number): string {
 
 /** A paginated collection document: absolute links with encoded brackets and `meta.pagination`. */
 export function paginate<T>(
-  ctx: RequestContext,
+  ctx: CollectionRequest,
   items: readonly T[],
   page: Page,
   serialize: (item: T) => unknown,
