@@ -5,30 +5,16 @@
 import { errors } from "../errors";
 import { newId, newToken, nowIso } from "../ids";
 import { attr, isObject, type DataObject } from "../jsonapi";
-import type { TeamRecord, TeamVisibility, TokenRecord, UserRecord, WorkspaceLevel } from "../store/model";
+import {
+  ORGANIZATION_ACCESS_KEYS,
+  type OrganizationAccess,
+  type TeamRecord,
+  type TeamVisibility,
+  type TokenRecord,
+  type UserRecord,
+  type WorkspaceLevel,
+} from "../store/model";
 import type { Store } from "../store/store";
-
-/** The permissions of `organization-access`, as the service names them; all default to false. */
-export const ORGANIZATION_ACCESS_KEYS = [
-  "manage-policies",
-  "manage-policy-overrides",
-  "manage-run-tasks",
-  "manage-workspaces",
-  "manage-vcs-settings",
-  "manage-agent-pools",
-  "manage-providers",
-  "manage-modules",
-  "manage-projects",
-  "read-projects",
-  "read-workspaces",
-  "manage-membership",
-  "manage-teams",
-  "manage-organization-access",
-  "access-secret-teams",
-] as const;
-
-export type OrganizationAccessKey = (typeof ORGANIZATION_ACCESS_KEYS)[number];
-export type OrganizationAccess = Record<OrganizationAccessKey, boolean>;
 
 export const OWNERS_TEAM_NAME = "owners";
 

@@ -3,7 +3,6 @@
  * Timestamps are ISO 8601 strings (UTC, milliseconds, `Z`).
  */
 import type { OrganizationSettings } from "../domain/organization-settings";
-import type { OrganizationAccess } from "../domain/teams";
 import type { TeamAccess, TokenKind } from "../types";
 
 export type ExecutionMode = "remote" | "local" | "agent";
@@ -41,6 +40,28 @@ export interface UserRecord {
 export type WorkspaceLevel = Exclude<TeamAccess, "manage-all-workspaces">;
 
 export type TeamVisibility = "secret" | "organization";
+
+/** The permissions of `organization-access`, as the service names them; all default to false. */
+export const ORGANIZATION_ACCESS_KEYS = [
+  "manage-policies",
+  "manage-policy-overrides",
+  "manage-run-tasks",
+  "manage-workspaces",
+  "manage-vcs-settings",
+  "manage-agent-pools",
+  "manage-providers",
+  "manage-modules",
+  "manage-projects",
+  "read-projects",
+  "read-workspaces",
+  "manage-membership",
+  "manage-teams",
+  "manage-organization-access",
+  "access-secret-teams",
+] as const;
+
+export type OrganizationAccessKey = (typeof ORGANIZATION_ACCESS_KEYS)[number];
+export type OrganizationAccess = Record<OrganizationAccessKey, boolean>;
 
 export interface TeamRecord {
   id: string;
