@@ -150,69 +150,157 @@ describe.each(EDITIONS)("in the %s edition", (edition) => {
       expect((await t.api.patch(ws(w.id), { data: { type: "workspaces", attributes: both } })).status).toBe(422);
       expect(await attrs(w.id)).toMatchObject({ "trigger-patterns": [], "trigger-prefixes": ["keep/"] });
     });
+
+    it("refuses patterns with file triggers off, on create and on update, and changes nothing (issue 25)", async () => {
+      const refusal = {
+        status: "422",
+        title: "invalid attribute",
+        detail: "'trigger_patterns' cannot be populated when 'file_triggers_enabled' is set to false.",
+        source: { pointer: "/data/attributes/trigger-patterns" },
+      };
+      const create = await t.api.post(`/api/v2/organizations/${t.org}/workspaces`, {
+        data: { type: "workspaces", attributes: { name: uniqueName(), "file-triggers-enabled": false, "trigger-patterns": ["src/**/*"] } },
+      });
+      expect(create.status).toBe(422);
+      expect(create.body.errors[0]).toEqual(refusal);
+      const off = await createWorkspace(t.api, t.org, uniqueName(), { "file-triggers-enabled": false });
+      const update = await t.api.patch(ws(off.id), { data: { type: "workspaces", attributes: { "trigger-patterns": ["src/**/*"] } } });
+      expect(update.status).toBe(422);
+      expect(update.body.errors[0]).toEqual(refusal);
+      const withPatterns = await createWorkspace(t.api, t.org, uniqueName(), { "trigger-patterns": ["src/**/*"] });
+      const turnOff = await t.api.patch(ws(withPatterns.id), { data: { type: "workspaces", attributes: { "file-triggers-enabled": false } } });
+      expect(turnOff.status).toBe(422);
+      expect(await attrs(withPatterns.id)).toMatchObject({ "file-triggers-enabled": true, "trigger-patterns": ["src/**/*"] });
+      expect(await attrs(off.id)).toMatchObject({ "file-triggers-enabled": false, "trigger-patterns": [] });
+    });
+
+    it("accepts prefixes with file triggers off, and an empty pattern list", async () => {
+      const w = await createWorkspace(t.api, t.org, uniqueName(), { "file-triggers-enabled": false, "trigger-prefixes": ["modules/"] });
+      expect(w.attributes).toMatchObject({ "file-triggers-enabled": false, "trigger-prefixes": ["modules/"] });
+      const empty = await t.api.patch(ws(w.id), { data: { type: "workspaces", attributes: { "trigger-patterns": [] } } });
+      expect(empty.status).toBe(200);
+      expect(await attrs(w.id)).toMatchObject({ "file-triggers-enabled": false, "trigger-patterns": [], "trigger-prefixes": [] });
+    });
+  });
+
+  describe("auto-destroy-at without a duration (issue 25)", () => {
+    const attrs = async (id: string): Promise<Doc> => (await t.api.get(ws(id))).body.data.attributes;
+    const patch = (id: string, attributes: Doc) => t.api.patch(ws(id), { data: { type: "workspaces", attributes } });
+    const project = async (duration: string | null): Promise<Doc> =>
+      (await t.api.post(`/api/v2/organizations/${t.org}/projects`, {
+        data: { type: "projects", attributes: { name: uniqueName("p"), "auto-destroy-activity-duration": duration } },
+      })).body.data;
+
+    it("an update naming auto-destroy-at null and not the duration clears the workspace's own duration", async () => {
+      const w = await createWorkspace(t.api, t.org, uniqueName(), { "auto-destroy-activity-duration": "3d" });
+      expect((await patch(w.id, { "auto-destroy-at": null })).status).toBe(200);
+      expect(await attrs(w.id)).toMatchObject({ "auto-destroy-at": null, "auto-destroy-activity-duration": null });
+    });
+
+    it("an update naming a time and not the duration replaces the duration with the time", async () => {
+      const w = await createWorkspace(t.api, t.org, uniqueName(), { "auto-destroy-activity-duration": "3d" });
+      expect((await patch(w.id, { "auto-destroy-at": "2100-01-01T00:00:00Z" })).status).toBe(200);
+      expect(await attrs(w.id)).toMatchObject({
+        "auto-destroy-at": "2100-01-01T00:00:00.000Z", "auto-destroy-activity-duration": null, "inherits-project-auto-destroy": false,
+      });
+    });
+
+    it("an update naming both keeps the one that is set", async () => {
+      const w = await createWorkspace(t.api, t.org, uniqueName(), { "auto-destroy-activity-duration": "3d" });
+      expect((await patch(w.id, { "auto-destroy-at": null, "auto-destroy-activity-duration": "4d" })).status).toBe(200);
+      expect(await attrs(w.id)).toMatchObject({ "auto-destroy-at": null, "auto-destroy-activity-duration": "4d" });
+    });
+
+    it("a workspace in a project with a duration that clears its own time inherits again", async () => {
+      const p = await project("6d");
+      const inProject = { project: { data: { type: "projects", id: p.id } } };
+      const w = await createWorkspace(t.api, t.org, uniqueName(), { "auto-destroy-at": "2100-01-01T00:00:00Z" }, inProject);
+      expect(w.attributes).toMatchObject({ "inherits-project-auto-destroy": false, "auto-destroy-activity-duration": null });
+      expect((await patch(w.id, { "auto-destroy-at": null })).status).toBe(200);
+      expect(await attrs(w.id)).toMatchObject({
+        "auto-destroy-at": null, "inherits-project-auto-destroy": true, "auto-destroy-activity-duration": "6d",
+      });
+    });
+
+    it("a workspace that clears its own time but says it does not inherit keeps not inheriting", async () => {
+      const p = await project("6d");
+      const inProject = { project: { data: { type: "projects", id: p.id } } };
+      const w = await createWorkspace(t.api, t.org, uniqueName(), { "auto-destroy-at": "2100-01-01T00:00:00Z" }, inProject);
+      expect((await patch(w.id, { "auto-destroy-at": null, "inherits-project-auto-destroy": false })).status).toBe(200);
+      expect(await attrs(w.id)).toMatchObject({ "inherits-project-auto-destroy": false, "auto-destroy-activity-duration": null });
+    });
   });
 
   describe("project-remote-state", () => {
     const consumers = async (id: string): Promise<string[]> =>
       (await t.api.get(`${ws(id)}/relationships/remote-state-consumers`)).body.data.map((x: Doc) => x.id).sort();
 
-    if (edition === "self-managed") {
-      it("is stored and returned, false by default", async () => {
-        const plain = await createWorkspace(t.api, t.org, uniqueName());
-        expect(plain.attributes["project-remote-state"]).toBe(false);
-        const shared = await createWorkspace(t.api, t.org, uniqueName(), { "project-remote-state": true });
-        expect(shared.attributes["project-remote-state"]).toBe(true);
-        const off = await t.api.patch(ws(shared.id), { data: { type: "workspaces", attributes: { "project-remote-state": false } } });
-        expect(off.body.data.attributes["project-remote-state"]).toBe(false);
-      });
+    // Both editions: a real client reads back from the hosted one what it wrote there (issue 25).
+    it("is stored and returned, false by default, and a PATCH of true reads back", async () => {
+      const plain = await createWorkspace(t.api, t.org, uniqueName());
+      expect(plain.attributes["project-remote-state"]).toBe(false);
+      const shared = await createWorkspace(t.api, t.org, uniqueName(), { "project-remote-state": true });
+      expect(shared.attributes["project-remote-state"]).toBe(true);
+      const off = await t.api.patch(ws(shared.id), { data: { type: "workspaces", attributes: { "project-remote-state": false } } });
+      expect(off.body.data.attributes["project-remote-state"]).toBe(false);
+      const on = await t.api.patch(ws(plain.id), { data: { type: "workspaces", attributes: { "project-remote-state": true } } });
+      expect(on.status).toBe(200);
+      expect((await t.api.get(ws(plain.id))).body.data.attributes["project-remote-state"]).toBe(true);
+    });
 
-      it("makes the consumer list every other workspace of the same project", async () => {
-        const project = await t.api.post(`/api/v2/organizations/${t.org}/projects`, { data: { type: "projects", attributes: { name: uniqueName("p") } } });
-        const inProject = { project: { data: { type: "projects", id: project.body.data.id } } };
-        const subject = await createWorkspace(t.api, t.org, uniqueName(), { "project-remote-state": true }, inProject);
-        const sibling = await createWorkspace(t.api, t.org, uniqueName(), {}, inProject);
-        await createWorkspace(t.api, t.org, uniqueName()); // another project: not a consumer
-        expect(await consumers(subject.id)).toEqual([sibling.id]);
-      });
+    it("makes the consumer list every other workspace of the same project", async () => {
+      const project = await t.api.post(`/api/v2/organizations/${t.org}/projects`, { data: { type: "projects", attributes: { name: uniqueName("p") } } });
+      const inProject = { project: { data: { type: "projects", id: project.body.data.id } } };
+      const subject = await createWorkspace(t.api, t.org, uniqueName(), { "project-remote-state": true }, inProject);
+      const sibling = await createWorkspace(t.api, t.org, uniqueName(), {}, inProject);
+      await createWorkspace(t.api, t.org, uniqueName()); // another project: not a consumer
+      expect(await consumers(subject.id)).toEqual([sibling.id]);
+    });
 
-      it("refuses to be combined with global-remote-state, on create and on update", async () => {
-        const detail = "Project remote state cannot be enabled when global remote state sharing is enabled";
-        const create = await t.api.post(`/api/v2/organizations/${t.org}/workspaces`, {
-          data: { type: "workspaces", attributes: { name: uniqueName(), "project-remote-state": true, "global-remote-state": true } },
-        });
-        expect(create.status).toBe(422);
-        expect(create.body.errors[0]).toMatchObject({ title: "invalid attribute", detail, source: { pointer: "/data/attributes/project-remote-state" } });
-        const global = await createWorkspace(t.api, t.org, uniqueName(), { "global-remote-state": true });
-        const update = await t.api.patch(ws(global.id), { data: { type: "workspaces", attributes: { "project-remote-state": true } } });
-        expect(update.status).toBe(422);
-        expect(update.body.errors[0].detail).toBe(detail);
-        const shared = await createWorkspace(t.api, t.org, uniqueName(), { "project-remote-state": true });
-        expect((await t.api.patch(ws(shared.id), { data: { type: "workspaces", attributes: { "global-remote-state": true } } })).status).toBe(422);
-        expect((await t.api.get(ws(shared.id))).body.data.attributes).toMatchObject({ "project-remote-state": true, "global-remote-state": false });
+    it("refuses to be combined with global-remote-state, on create and on update", async () => {
+      const detail = "Project remote state cannot be enabled when global remote state sharing is enabled";
+      const create = await t.api.post(`/api/v2/organizations/${t.org}/workspaces`, {
+        data: { type: "workspaces", attributes: { name: uniqueName(), "project-remote-state": true, "global-remote-state": true } },
       });
+      expect(create.status).toBe(422);
+      expect(create.body.errors[0]).toMatchObject({ title: "invalid attribute", detail, source: { pointer: "/data/attributes/project-remote-state" } });
+      const global = await createWorkspace(t.api, t.org, uniqueName(), { "global-remote-state": true });
+      const update = await t.api.patch(ws(global.id), { data: { type: "workspaces", attributes: { "project-remote-state": true } } });
+      expect(update.status).toBe(422);
+      expect(update.body.errors[0].detail).toBe(detail);
+      const shared = await createWorkspace(t.api, t.org, uniqueName(), { "project-remote-state": true });
+      expect((await t.api.patch(ws(shared.id), { data: { type: "workspaces", attributes: { "global-remote-state": true } } })).status).toBe(422);
+      expect((await t.api.get(ws(shared.id))).body.data.attributes).toMatchObject({ "project-remote-state": true, "global-remote-state": false });
+    });
 
-      it("refuses changes to the consumer list while it is on", async () => {
-        const shared = await createWorkspace(t.api, t.org, uniqueName(), { "project-remote-state": true });
-        const other = await createWorkspace(t.api, t.org, uniqueName());
-        const r = await t.api.post(`${ws(shared.id)}/relationships/remote-state-consumers`, { data: [{ type: "workspaces", id: other.id }] });
-        expect(r.status).toBe(422);
-        expect(r.body.errors[0].detail).toBe("Remote state consumers cannot be changed while project remote state sharing is enabled");
-      });
-    } else {
-      it("is ignored like any attribute the hosted edition does not know", async () => {
-        const w = await createWorkspace(t.api, t.org, uniqueName(), { "project-remote-state": true, "global-remote-state": true });
-        expect(w.attributes["project-remote-state"]).toBeUndefined();
-        expect(w.attributes["global-remote-state"]).toBe(true);
-        const other = await createWorkspace(t.api, t.org, uniqueName(), { "project-remote-state": true });
-        const r = await t.api.post(`${ws(other.id)}/relationships/remote-state-consumers`, { data: [{ type: "workspaces", id: w.id }] });
-        expect(r.status).toBe(204);
-        expect(await consumers(other.id)).toEqual([w.id]);
-      });
-    }
+    it("refuses changes to the consumer list while it is on", async () => {
+      const shared = await createWorkspace(t.api, t.org, uniqueName(), { "project-remote-state": true });
+      const other = await createWorkspace(t.api, t.org, uniqueName());
+      const r = await t.api.post(`${ws(shared.id)}/relationships/remote-state-consumers`, { data: [{ type: "workspaces", id: other.id }] });
+      expect(r.status).toBe(422);
+      expect(r.body.errors[0].detail).toBe("Remote state consumers cannot be changed while project remote state sharing is enabled");
+    });
   });
 
   describe("organizations", () => {
     const orgBody = (attributes: Record<string, unknown>): Doc => ({ data: { type: "organizations", attributes } });
+
+    it("created with only a name and an email reports null session settings and aggregated commit statuses on (issue 25)", async () => {
+      const name = uniqueName("org");
+      const created = await t.api.post("/api/v2/organizations", orgBody({ name, email: "owner@example.com" }));
+      expect(created.status).toBe(201);
+      const expected = { "session-timeout": null, "session-remember": null, "aggregated-commit-status-enabled": true };
+      expect(created.body.data.attributes).toMatchObject(expected);
+      expect((await t.api.get(`/api/v2/organizations/${name}`)).body.data.attributes).toMatchObject(expected);
+    });
+
+    it("keeps session minutes once set, with no upper bound the clients know of", async () => {
+      const name = uniqueName("org");
+      await t.api.post("/api/v2/organizations", orgBody({ name, email: "owner@example.com" }));
+      const r = await t.api.patch(`/api/v2/organizations/${name}`, orgBody({ "session-timeout": 3600, "session-remember": 43200 }));
+      expect(r.status).toBe(200);
+      expect((await t.api.get(`/api/v2/organizations/${name}`)).body.data.attributes).toMatchObject({ "session-timeout": 3600, "session-remember": 43200 });
+    });
 
     it("POST /organizations keeps default-execution-mode, and new workspaces get it", async () => {
       const name = uniqueName("org");

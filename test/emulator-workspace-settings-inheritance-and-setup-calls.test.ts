@@ -276,7 +276,7 @@ describe.each(EDITIONS)("in the %s edition", (edition) => {
       "enforce-hyok": true,
       "max-ttl-enabled": true,
       "send-passing-statuses-for-untriggered-speculative-plans": true,
-      "aggregated-commit-status-enabled": true,
+      "aggregated-commit-status-enabled": false,
     };
 
     it("returns on show and list what a create sent", async () => {
@@ -290,8 +290,8 @@ describe.each(EDITIONS)("in the %s edition", (edition) => {
     it("gives the service's defaults for what a create did not send", async () => {
       const org = await freshOrg();
       expect((await t.api.get(`/api/v2/organizations/${org}`)).body.data.attributes).toMatchObject({
-        "session-timeout": 20160,
-        "session-remember": 20160,
+        "session-timeout": null,
+        "session-remember": null,
         "collaborator-auth-policy": "password",
         "cost-estimation-enabled": false,
         "owners-team-saml-role-id": null,
@@ -304,7 +304,7 @@ describe.each(EDITIONS)("in the %s edition", (edition) => {
         "enforce-hyok": false,
         "max-ttl-enabled": false,
         "send-passing-statuses-for-untriggered-speculative-plans": false,
-        "aggregated-commit-status-enabled": false,
+        "aggregated-commit-status-enabled": true,
       });
     });
 
@@ -319,7 +319,7 @@ describe.each(EDITIONS)("in the %s edition", (edition) => {
 
     it.each([
       ["collaborator-auth-policy", "sometimes"],
-      ["session-timeout", 0],
+      ["session-timeout", "60"],
       ["session-remember", 1.5],
       ["cost-estimation-enabled", "yes"],
       ["owners-team-saml-role-id", 7],
@@ -406,7 +406,7 @@ describe("a state file written before these settings existed", () => {
         expect(a).toMatchObject({ "project-remote-state": false, "inherits-project-auto-destroy": false, "auto-destroy-activity-duration": "2d" });
         expect((await second.api.get(ws(plain.id))).body.data.attributes["inherits-project-auto-destroy"]).toBe(true);
         const org = (await second.api.get(`/api/v2/organizations/${second.org}`)).body.data.attributes;
-        expect(org["session-timeout"]).toBe(20160);
+        expect(org).toMatchObject({ "session-timeout": null, "aggregated-commit-status-enabled": true });
         const projects = (await second.api.get(`/api/v2/organizations/${second.org}/projects`)).body.data;
         expect(projects[0].attributes["setting-overwrites"]).toEqual({ "default-execution-mode": false, "default-agent-pool": false });
       } finally {

@@ -158,7 +158,7 @@ describe.each(EDITIONS)("workspaces in the %s edition", (edition) => {
       const ws = r.body.data;
       expect(ws.type).toBe("workspaces");
       expect(ws.id).toMatch(WORKSPACE_ID);
-      const expected = edition === "hosted" ? [...RESPONSE_ATTRIBUTES, "assessments-enabled"] : [...RESPONSE_ATTRIBUTES, "project-remote-state"];
+      const expected = edition === "hosted" ? [...RESPONSE_ATTRIBUTES, "assessments-enabled", "project-remote-state"] : [...RESPONSE_ATTRIBUTES, "project-remote-state"];
       expect(Object.keys(ws.attributes).sort()).toEqual([...expected].sort());
       const rels = edition === "hosted" ? RELATIONSHIPS : [...RELATIONSHIPS, "data-retention-policy"];
       expect(Object.keys(ws.relationships).sort()).toEqual([...rels].sort());

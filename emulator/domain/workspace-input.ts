@@ -114,9 +114,11 @@ function copy(ws: WorkspaceRecord): WorkspaceRecord {
 }
 
 /**
- * Auto-destroy: a time and an inactivity duration exclude each other (setting one clears the
- * other), and a workspace that sets either stops inheriting its project's duration. Setting
- * `inherits-project-auto-destroy` to true hands both back to the project.
+ * Auto-destroy: a time and an inactivity duration exclude each other, and a workspace that sets
+ * either stops inheriting its project's duration. An update that names `auto-destroy-at` (a time or
+ * null) without the duration clears the workspace's own duration, as the service does (clients drop
+ * a duration that way). A workspace left with neither inherits its project's duration again, unless
+ * the request says otherwise; `inherits-project-auto-destroy: true` hands both back explicitly.
  */
 function applyAutoDestroy(a: Json, next: WorkspaceRecord): void {
   const dur = attr.nullableString(a, "auto-destroy-activity-duration");
@@ -144,10 +146,12 @@ function applyAutoDestroy(a: Json, next: WorkspaceRecord): void {
   }
   if (at !== undefined) {
     next.autoDestroyAt = at === null ? null : new Date(at).toISOString();
-    if (at !== null) next.autoDestroyActivityDuration = null;
+    if (dur === undefined) next.autoDestroyActivityDuration = null;
   }
+  const ownLeft = next.autoDestroyAt !== null || next.autoDestroyActivityDuration !== null;
   if (inherits !== undefined) next.inheritsProjectAutoDestroy = inherits;
   else if (typeof dur === "string" || typeof at === "string") next.inheritsProjectAutoDestroy = false;
+  else if ((dur !== undefined || at !== undefined) && !ownLeft) next.inheritsProjectAutoDestroy = true;
   if (next.inheritsProjectAutoDestroy) {
     next.autoDestroyActivityDuration = null;
     next.autoDestroyAt = null;
@@ -204,7 +208,8 @@ function applySimple(env: WorkspaceInputEnv, data: DataObject, next: WorkspaceRe
 /**
  * The two trigger lists exclude each other, as in the service: giving either one (even `[]`)
  * replaces the other with `[]`, so a workspace can switch from prefixes to patterns in one update.
- * Only a request that sends both lists non-empty is refused.
+ * Only a request that sends both lists non-empty is refused. Patterns also need file triggers on
+ * (the service's 422); prefixes are kept with file triggers off.
  */
 function applyTriggers(data: DataObject, next: WorkspaceRecord): void {
   const a = data.attributes;
@@ -212,6 +217,14 @@ function applyTriggers(data: DataObject, next: WorkspaceRecord): void {
   const prefixes = attr.stringArray(a, "trigger-prefixes");
   if (patterns !== undefined && prefixes !== undefined && patterns.length > 0 && prefixes.length > 0) {
     throw errors.invalidAttribute("trigger-patterns and trigger-prefixes cannot both be set", `${A}/trigger-patterns`);
+  }
+  const patternsAfter = patterns ?? (prefixes !== undefined ? [] : next.triggerPatterns);
+  const touched = patterns !== undefined || a["file-triggers-enabled"] !== undefined;
+  if (touched && patternsAfter.length > 0 && !next.fileTriggersEnabled) {
+    throw errors.invalidAttribute(
+      "'trigger_patterns' cannot be populated when 'file_triggers_enabled' is set to false.",
+      `${A}/trigger-patterns`,
+    );
   }
   if (patterns !== undefined) {
     next.triggerPatterns = patterns;
@@ -289,11 +302,10 @@ function applyExecution(env: WorkspaceInputEnv, data: DataObject, next: Workspac
 }
 
 /**
- * `project-remote-state` exists only in the self-managed edition (the hosted one ignores it like
- * any unknown attribute). Sharing with the project and with the whole organization exclude each other.
+ * `project-remote-state`, kept in both editions: a real client reads back from the hosted edition
+ * what it wrote there. Sharing with the project and with the whole organization exclude each other.
  */
-function applyRemoteStateSharing(env: WorkspaceInputEnv, data: DataObject, next: WorkspaceRecord): void {
-  if (env.edition !== "self-managed") return;
+function applyRemoteStateSharing(data: DataObject, next: WorkspaceRecord): void {
   const project = attr.bool(data.attributes, "project-remote-state");
   if (project !== undefined) next.projectRemoteState = project;
   const given = project !== undefined || data.has("global-remote-state");
@@ -454,7 +466,7 @@ export function applyWorkspaceInput(env: WorkspaceInputEnv, data: DataObject): W
   applyName(env, data.attributes, next);
   applySimple(env, data, next);
   applyTriggers(data, next);
-  applyRemoteStateSharing(env, data, next);
+  applyRemoteStateSharing(data, next);
   // The project first: what the workspace inherits depends on it.
   const newTags = applyRelationships(env, data, next);
   applyExecution(env, data, next);

@@ -1,7 +1,6 @@
 /**
  * C1–C4: remote state consumers. Changes apply only while the workspace shares its state neither
- * with the whole organization (`global-remote-state`) nor with its project (`project-remote-state`,
- * self-managed edition).
+ * with the whole organization (`global-remote-state`) nor with its project (`project-remote-state`).
  */
 import { canManageAllWorkspaces } from "../auth";
 import { caller, type HandlerResult, type RequestContext, type RouteDef } from "../context";

@@ -133,7 +133,8 @@ export function serializeWorkspace(
     "workspace-kpis-runs-count": kpis.count,
   };
   if (app.edition === "hosted") attributes["assessments-enabled"] = ws.assessmentsEnabled;
-  else attributes["project-remote-state"] = ws.projectRemoteState;
+  // Both editions: a real client reads back from the hosted one what it wrote there.
+  attributes["project-remote-state"] = ws.projectRemoteState;
 
   const lockedBy = ws.lock
     ? {
