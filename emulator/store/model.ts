@@ -2,7 +2,6 @@
  * Records the store keeps. They are plain JSON so the whole state can be persisted as one file.
  * Timestamps are ISO 8601 strings (UTC, milliseconds, `Z`).
  */
-import type { OrganizationSettings } from "../domain/organization-settings";
 import type { TeamAccess, TokenKind } from "../types";
 
 export type ExecutionMode = "remote" | "local" | "agent";
@@ -10,6 +9,10 @@ export type ExecutionMode = "remote" | "local" | "agent";
 export type DrpRecord =
   | { id: string; kind: "delete-older"; deleteOlderThanNDays: number }
   | { id: string; kind: "dont-delete" };
+
+/** Settings only stored and returned, by wire name; domain/organization-settings.ts holds each one's rule and default. */
+export type SettingValue = boolean | number | string | null;
+export type OrganizationSettings = Record<string, SettingValue>;
 
 export interface OrganizationRecord {
   /** The organization's name; the service uses it as the id. */
