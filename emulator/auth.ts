@@ -3,9 +3,8 @@
  * organization acting); rights on a workspace are computed from the principal's teams and
  * ownerships, and feed both the checks and the `permissions` attribute.
  */
-import { teamWorkspaceOf } from "./domain/team-access";
 import type { OrganizationRecord, TeamRecord, TeamWorkspaceRecord, TokenRecord, WorkspaceRecord } from "./store/model";
-import type { Store } from "./store/store";
+import { teamWorkspaceOf, type Store } from "./store/store";
 import type { TeamAccess, TokenKind } from "./types";
 
 export interface Principal {

@@ -4,8 +4,7 @@
  */
 import { errors } from "../errors";
 import { attr, type Json } from "../jsonapi";
-import type { TeamWorkspaceAccess, TeamWorkspacePermissions, TeamWorkspaceRecord } from "../store/model";
-import type { Store } from "../store/store";
+import type { TeamWorkspaceAccess, TeamWorkspacePermissions } from "../store/model";
 
 export const TEAM_WORKSPACE_ACCESS: readonly TeamWorkspaceAccess[] = ["read", "plan", "write", "admin", "custom"];
 
@@ -58,9 +57,4 @@ export function applyTeamWorkspaceInput(
     workspaceLocking: attr.bool(a, "workspace-locking") ?? base.workspaceLocking,
     runTasks: attr.bool(a, "run-tasks") ?? base.runTasks,
   };
-}
-
-/** The team's access to the workspace, if it has one (the service allows one per team and workspace). */
-export function teamWorkspaceOf(store: Store, teamId: string, workspaceId: string): TeamWorkspaceRecord | undefined {
-  return store.teamWorkspaces.find((g) => g.teamId === teamId && g.workspaceId === workspaceId);
 }

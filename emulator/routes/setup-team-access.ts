@@ -5,11 +5,12 @@
  */
 import { canSeeTeam, type WorkspaceRights } from "../auth";
 import { caller, type HandlerResult, type RequestContext, type RouteDef } from "../context";
-import { applyTeamWorkspaceInput, teamWorkspaceOf } from "../domain/team-access";
+import { applyTeamWorkspaceInput } from "../domain/team-access";
 import { errors } from "../errors";
 import { newId } from "../ids";
 import { isObject, paginate, readDataObject, readPage, type DataObject } from "../jsonapi";
 import type { TeamWorkspaceRecord, WorkspaceRecord } from "../store/model";
+import { teamWorkspaceOf } from "../store/store";
 import { teamWorkspaceResource } from "../serializers/resources";
 import { rightsOn } from "./lookup";
 

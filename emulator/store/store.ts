@@ -65,6 +65,11 @@ export interface Store {
   snapshot(): State;
 }
 
+/** The team's access to the workspace, if it has one (the service allows one per team and workspace). */
+export function teamWorkspaceOf(store: Store, teamId: string, workspaceId: string): TeamWorkspaceRecord | undefined {
+  return store.teamWorkspaces.find((g) => g.teamId === teamId && g.workspaceId === workspaceId);
+}
+
 class MapTable<T extends { id: string }> implements Table<T> {
   protected readonly map = new Map<string, T>();
   constructor(initial: T[] = []) {
