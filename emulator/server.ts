@@ -19,7 +19,7 @@ import { parseQuery } from "./query";
 import { RequestLog } from "./request-log";
 import { allRoutes } from "./routes";
 import { handleAdmin } from "./routes/admin";
-import { loadState, saveState } from "./store/persist";
+import { loadState, saveState } from "./persistence/persist";
 import { MemoryStore, type Store } from "./store/store";
 import type { Edition, EmulatorOptions, FaultSettings, RequestLogEntry, RunningEmulator, TokenSpec } from "./types";
 

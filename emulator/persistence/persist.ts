@@ -5,7 +5,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { randomBytes } from "node:crypto";
-import type { State } from "./model";
+import type { State } from "../store/model";
 import { upgradeState } from "./upgrade";
 
 /** Removes temporary files a killed write left beside the state file (they are never the state). */

@@ -7,7 +7,7 @@
 import { defaultOrganizationSettings } from "../domain/organization-settings";
 import { stateOutput } from "../domain/state-versions";
 import { organizationAccess, ownersTeam } from "../domain/teams";
-import type { OrganizationRecord, ProjectRecord, State, StateOutputRecord, StateVersionRecord, TeamRecord, WorkspaceRecord } from "./model";
+import type { OrganizationRecord, ProjectRecord, State, StateOutputRecord, StateVersionRecord, TeamRecord, WorkspaceRecord } from "../store/model";
 
 function upgradeWorkspace(w: WorkspaceRecord): WorkspaceRecord {
   return {
