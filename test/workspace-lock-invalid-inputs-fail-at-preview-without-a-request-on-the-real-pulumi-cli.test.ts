@@ -1,39 +1,23 @@
 // Bad WorkspaceLock inputs fail `pulumi preview` (the real CLI), each naming the property and the
 // rule, and nothing reaches the server: the emulator's request log stays empty. Two locks on one
 // workspace fail the same way (one workspace has one lock).
-import type { PulumiCommand } from "@pulumi/pulumi/automation";
-import { startEmulator, type RunningEmulator } from "../emulator";
-import { createStack, emulatorStackConfig, pulumiCli, type HarnessStack } from "../scripts/lib/stack-harness";
 import type { WorkspaceLockArgs } from "pulumi-wsbridge";
 import { failureOf } from "./support/failure";
+import { useRealCliStack } from "./support/real-cli-stack";
 
 const messageOf = async (p: Promise<unknown>): Promise<string> => String((await failureOf(p)).message);
 
-let emulator: RunningEmulator;
-let cli: PulumiCommand;
-let harness: HarnessStack;
 let args: Record<string, unknown> = { workspaceId: "ws-valid01" };
 /** A second lock's inputs, or none. */
 let second: Record<string, unknown> | null = null;
 
-beforeAll(async () => {
-  cli = await pulumiCli();
-  emulator = await startEmulator({ port: 0 });
-  harness = await createStack({
-    cli,
-    projectName: "wsbridge-invalid-lock-inputs",
-    config: emulatorStackConfig(emulator),
-    program: async () => {
-      const { WorkspaceLock } = await import("pulumi-wsbridge");
-      new WorkspaceLock("subject", args as unknown as WorkspaceLockArgs);
-      if (second !== null) new WorkspaceLock("second", second as unknown as WorkspaceLockArgs);
-    },
-  });
-}, 20 * 60 * 1000);
-
-afterAll(async () => {
-  await harness?.dispose();
-  await emulator?.close();
+const e2e = useRealCliStack({
+  projectName: "wsbridge-invalid-lock-inputs",
+  program: async () => {
+    const { WorkspaceLock } = await import("pulumi-wsbridge");
+    new WorkspaceLock("subject", args as unknown as WorkspaceLockArgs);
+    if (second !== null) new WorkspaceLock("second", second as unknown as WorkspaceLockArgs);
+  },
 });
 
 const WS = "ws-abc123";
@@ -54,22 +38,22 @@ const CASES: [string, Record<string, unknown>, string, string][] = [
 
 test.each(CASES)("%s fails at preview, naming the property and the rule, with no request", async (_what, inputs, property, rule) => {
   args = inputs;
-  emulator.clearRequests();
-  const message = await messageOf(harness.stack.preview());
+  e2e.emulator.clearRequests();
+  const message = await messageOf(e2e.stack.preview());
   // The CLI's line for the failure: `property <name> value {…} has a problem: <rule>`.
   expect(message).toContain(`property ${property} value`);
   expect(message).toContain(`has a problem: ${rule}`);
-  expect(emulator.requests()).toEqual([]);
+  expect(e2e.emulator.requests()).toEqual([]);
 });
 
 test("two locks on one workspace fail at preview, naming both, with no request", async () => {
   args = { workspaceId: "ws-shared01", reason: "one" };
   second = { workspaceId: "ws-shared01", reason: "two" };
   try {
-    emulator.clearRequests();
-    const message = await messageOf(harness.stack.preview());
+    e2e.emulator.clearRequests();
+    const message = await messageOf(e2e.stack.preview());
     expect(message).toContain('WorkspaceLock resources "subject" and "second" both declare "ws-shared01"');
-    expect(emulator.requests()).toEqual([]);
+    expect(e2e.emulator.requests()).toEqual([]);
   } finally {
     second = null;
   }
