@@ -80,7 +80,7 @@ describe("A. workspaces", () => {
     const ws = await newWorkspace("full", {
       autoApply: true, allowDestroyPlan: false, autoApplyRunTrigger: true, executionMode: "local", fileTriggersEnabled: false,
       globalRemoteState: true, queueAllRuns: true, speculativeEnabled: false, workingDirectory: "infra",
-      triggerPatterns: ["modules/**/*"], autoDestroyActivityDuration: "14d", sourceName: "tests", sourceUrl: "https://example.com",
+      triggerPrefixes: ["modules/"], autoDestroyActivityDuration: "14d", sourceName: "tests", sourceUrl: "https://example.com",
       settingOverwrites: { executionMode: true }, projectId: PROJECT_ID,
       tagBindings: [{ key: "env", value: "test" }, { key: "keyonly" }],
       vcsRepo: { identifier: "acme/infra", oauthTokenId: OAUTH_TOKEN_ID, branch: "main" },
@@ -88,7 +88,7 @@ describe("A. workspaces", () => {
     expect(ws).toMatchObject({
       autoApply: true, allowDestroyPlan: false, autoApplyRunTrigger: true, executionMode: "local", fileTriggersEnabled: false,
       globalRemoteState: true, queueAllRuns: true, speculativeEnabled: false, workingDirectory: "infra",
-      triggerPatterns: ["modules/**/*"], autoDestroyActivityDuration: "14d", sourceName: "tests", sourceUrl: "https://example.com",
+      triggerPrefixes: ["modules/"], autoDestroyActivityDuration: "14d", sourceName: "tests", sourceUrl: "https://example.com",
       settingOverwrites: { executionMode: true }, projectId: PROJECT_ID,
     });
     expect(ws.vcsRepo).toMatchObject({ identifier: "acme/infra", oauthTokenId: OAUTH_TOKEN_ID, branch: "main" });

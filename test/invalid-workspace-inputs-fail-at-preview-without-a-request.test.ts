@@ -55,6 +55,8 @@ const CASES: [string, Record<string, unknown>, string, string][] = [
   ["both auto-destroy settings", { name: "ok", autoDestroyAt: "2027-01-31T18:00:00Z", autoDestroyActivityDuration: "14d" }, "autoDestroyActivityDuration", "must not be set together with autoDestroyAt"],
   ["trigger patterns and prefixes together", { name: "ok", triggerPatterns: ["*.tf"], triggerPrefixes: ["modules"] }, "triggerPrefixes", "together with triggerPatterns"],
   ["trigger patterns that are not a list", { name: "ok", triggerPatterns: "*.tf" }, "triggerPatterns", "must be a list of strings"],
+  ["trigger patterns with file triggers off", { name: "ok", fileTriggersEnabled: false, triggerPatterns: ["*.tf"] }, "triggerPatterns", "must be empty when fileTriggersEnabled is false"],
+  ["state shared with the project and the organization", { name: "ok", globalRemoteState: true, projectRemoteState: true }, "projectRemoteState", "must not be true together with globalRemoteState"],
   ["a repository without an OAuth token at create", { name: "ok", vcsRepo: { identifier: "acme/infra" } }, "vcsRepo.oauthTokenId", "required when the repository is first connected"],
   ["a repository identifier without an owner", { name: "ok", vcsRepo: { ...repo, identifier: "infra" } }, "vcsRepo.identifier", ':org/:repo'],
   ["a repository with both connections", { name: "ok", vcsRepo: { ...repo, githubAppInstallationId: "ghain-1" } }, "vcsRepo.githubAppInstallationId", "must not be set together with vcsRepo.oauthTokenId"],

@@ -56,14 +56,14 @@ beforeAll(async () => {
     delete process.env[name];
   }
   process.env.HOME = fs.mkdtempSync(path.join(os.tmpdir(), "wsbridge-home-"));
-  const names = ["subject", "a", "b", "c", "outsider", "shared", ...many];
+  const names = ["subject", "a", "b", "c", "outsider", "shared", "project-shared", ...many];
   emulator = await startEmulator({
     port: 0,
     fixtures: {
       organizations: [{
         name: "example-org",
         workspaces: names.map((name) => ({
-          name, attributes: { "global-remote-state": name === "shared" },
+          name, attributes: { "global-remote-state": name === "shared", "project-remote-state": name === "project-shared" },
         })),
       }],
     },
@@ -116,6 +116,13 @@ test("check sorts the list, tolerates unknowns without a request, and refuses a 
   const shared = await consumers.check({}, { workspaceId: ws("shared"), consumerIds: [ws("a")] });
   expect(shared.failures).toEqual([{ property: "workspaceId", reason: expect.stringMatching(/global-remote-state true/) }]);
   expect(requestsMade()).toEqual([`GET /api/v2/workspaces/${ws("shared")}`]);
+});
+
+test("check refuses a workspace shared with its project with one GET, in the hosted edition too (issue 25)", async () => {
+  emulator.clearRequests();
+  const shared = await consumers.check({}, { workspaceId: ws("project-shared"), consumerIds: [ws("a")] });
+  expect(shared.failures).toEqual([{ property: "workspaceId", reason: expect.stringMatching(/project-remote-state true.*projectRemoteState: false/) }]);
+  expect(requestsMade()).toEqual([`GET /api/v2/workspaces/${ws("project-shared")}`]);
 });
 
 test("additive lifecycle: create, reorder is no change, update adds and removes only its own, refresh drift, delete", async () => {

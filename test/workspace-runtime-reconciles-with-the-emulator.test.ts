@@ -229,6 +229,17 @@ describe("create, read, update and delete", () => {
     expect(created.outs.__outputs.effectiveTagBindings).toEqual([{ key: "env", value: "prod", inheritedFrom: null }]);
   });
 
+  test("projectRemoteState is sent, read back and compared like the other settings (issue 25)", async () => {
+    const created = await workspace.create({ name: uniqueName("project-shared"), organization: emulator.organization, projectRemoteState: true, __owner: owner("ps") });
+    expect(created.outs.__outputs.projectRemoteState).toBe(true);
+    expect(((await rawGet(`/workspaces/${created.id}`)).body as { data: { attributes: Record<string, unknown> } }).data.attributes["project-remote-state"]).toBe(true);
+    const refreshed = await workspace.read(created.id, created.outs);
+    expect((await workspace.diff(created.id, refreshed.props ?? {}, { ...(refreshed.inputs ?? {}) })).changes).toBe(false);
+    const off = await workspace.update(created.id, refreshed.props ?? {}, { ...(refreshed.inputs ?? {}), projectRemoteState: false });
+    expect(off.outs.__outputs.projectRemoteState).toBe(false);
+    await workspace.delete(created.id, created.outs);
+  });
+
   test("refresh is one request, and an update of one attribute is one request", async () => {
     const created = await workspace.create({ name: uniqueName("counted"), organization: emulator.organization, autoApply: false, __owner: owner("counted") });
     emulator.clearRequests();
@@ -409,6 +420,17 @@ describe("preview refuses what up would refuse", () => {
     await configureFor({ "wsbridge:address": emulator.url, "wsbridge:organization": emulator.organization, [key]: value });
     emulator.clearRequests();
     await expect(workspace.check({}, { name: "alpha" })).rejects.toThrow(`Invalid provider settings: ${message}`);
+    expect(emulator.requests()).toEqual([]);
+  });
+
+  test("trigger patterns with file triggers off and state shared with both the project and the organization fail at check, with no request (issue 25)", async () => {
+    emulator.clearRequests();
+    const patterns = await workspace.check({}, { name: "ok", organization: emulator.organization, fileTriggersEnabled: false, triggerPatterns: ["src/**"] });
+    expect(patterns.failures).toEqual([{ property: "triggerPatterns", reason: expect.stringMatching(/^must be empty when fileTriggersEnabled is false/) }]);
+    const prefixes = await workspace.check({}, { name: "ok", organization: emulator.organization, fileTriggersEnabled: false, triggerPrefixes: ["modules/"] });
+    expect(prefixes.failures).toEqual([]);
+    const both = await workspace.check({}, { name: "ok", organization: emulator.organization, globalRemoteState: true, projectRemoteState: true });
+    expect(both.failures).toEqual([{ property: "projectRemoteState", reason: expect.stringMatching(/^must not be true together with globalRemoteState: true/) }]);
     expect(emulator.requests()).toEqual([]);
   });
 

@@ -47,7 +47,7 @@ test("create's state holds every output in __outputs, and by name only the name,
   expect(Object.keys(outs).sort()).toEqual(["__outputs", ...RECORDS, "description", "name", "organization"].sort());
   expect(outs).toMatchObject({ name, organization: emulator.organization, description: "d" });
   // Every output of the resource class, with the server's values.
-  expect(Object.keys(outs.__outputs)).toHaveLength(59);
+  expect(Object.keys(outs.__outputs)).toHaveLength(60);
   expect(outs.__outputs).toMatchObject({
     workspaceId: id, name, description: "d", autoApply: false, locked: false, resourceCount: 0, forceDelete: false,
     apiUrl: `${emulator.url}/api/v2/workspaces/${id}`,

@@ -57,8 +57,8 @@ export class RemoteStateConsumers extends WsbridgeResource {
 // (the Automation API runs several in one process): keyed by the run's stack resource.
 
 interface Run {
-  /** Workspace id outputs (by identity) → the workspace's declared `globalRemoteState` and resource name. */
-  sharing: WeakMap<object, { globalRemoteState: pulumi.Input<boolean | undefined>; resourceName: string }>;
+  /** Workspace id outputs (by identity) → the workspace's declared state sharing and resource name. */
+  sharing: WeakMap<object, WorkspaceStateSharing & { resourceName: string }>;
   /** Resolved workspace id → the RemoteStateConsumers declared on it. */
   claims: Map<string, { name: string; exclusive: boolean }[]>;
 }
@@ -72,29 +72,36 @@ function thisRun(): Run {
   return run;
 }
 
+/** A workspace's declared sharing of its state: with the whole organization, or with its project. */
+export interface WorkspaceStateSharing {
+  globalRemoteState: pulumi.Input<boolean | undefined>;
+  projectRemoteState: pulumi.Input<boolean | undefined>;
+}
+
 /**
  * For the Workspace class: call in its constructor with the outputs that carry its id (`this.id`,
- * and `workspaceId` if that is another Output) and its `globalRemoteState` input. A
- * RemoteStateConsumers on one of those outputs then fails the preview when the workspace shares its
- * state globally, even while the workspace is not created yet (the id unknown).
+ * and `workspaceId` if that is another Output) and its `globalRemoteState` and `projectRemoteState`
+ * inputs. A RemoteStateConsumers on one of those outputs then fails the preview when the workspace
+ * shares its state globally or with its project, even while the workspace is not created yet (the id unknown).
  */
 export function registerWorkspaceStateSharing(
-  idOutputs: pulumi.Output<string>[], globalRemoteState: pulumi.Input<boolean | undefined>, resourceName: string,
+  idOutputs: pulumi.Output<string>[], sharing: WorkspaceStateSharing, resourceName: string,
 ): void {
   const run = thisRun();
-  for (const output of idOutputs) run.sharing.set(output, { globalRemoteState, resourceName });
+  for (const output of idOutputs) run.sharing.set(output, { ...sharing, resourceName });
 }
 
 function refuseGloballySharedWorkspace(workspaceId: pulumi.Input<string>, name: string): void {
   if (typeof workspaceId !== "object" || workspaceId === null) return;
   const sharing = thisRun().sharing.get(workspaceId);
   if (sharing === undefined) return;
-  pulumi.output(sharing.globalRemoteState).apply((shared) => {
-    if (shared !== true) return;
+  pulumi.all([sharing.globalRemoteState, sharing.projectRemoteState]).apply(([global, project]) => {
+    const [property, scope] = global === true ? ["globalRemoteState", "the whole organization"] : project === true ? ["projectRemoteState", "its project"] : [];
+    if (property === undefined) return;
     void pulumi.log.error(
       `RemoteStateConsumers "${name}": workspaceId is Workspace "${sharing.resourceName}", which declares ` +
-        "globalRemoteState: true, and the service refuses consumer lists for a workspace shared with the whole " +
-        "organization. Set globalRemoteState: false on the workspace, or remove this resource.",
+        `${property}: true, and the service refuses consumer lists for a workspace shared with ${scope}. ` +
+        `Set ${property}: false on the workspace, or remove this resource.`,
     );
   });
 }

@@ -25,7 +25,7 @@ const INPUTS: readonly (keyof WorkspaceInputs)[] = [
   "name", "organization", "description", "executionMode", "agentPoolId", "operations", "settingOverwrites",
   "allowDestroyPlan", "assessmentsEnabled", "autoApply", "autoApplyRunTrigger", "autoDestroyAt",
   "autoDestroyActivityDuration", "fileTriggersEnabled", "triggerPatterns", "triggerPrefixes", "globalRemoteState",
-  "queueAllRuns", "speculativeEnabled", "engineVersion", "workingDirectory", "sourceName", "sourceUrl", "vcsRepo",
+  "projectRemoteState", "queueAllRuns", "speculativeEnabled", "engineVersion", "workingDirectory", "sourceName", "sourceUrl", "vcsRepo",
   "projectId", "tagBindings", "tagNames", "forceDelete", "adoptExisting",
 ];
 
@@ -91,6 +91,8 @@ export class Workspace extends WsbridgeResource {
   declare readonly triggerPrefixes: pulumi.Output<string[]>;
   /** Whether every workspace of the organization may read this one's state. */
   declare readonly globalRemoteState: pulumi.Output<boolean>;
+  /** Whether the other workspaces of its project may read this one's state; null when the server does not report it. */
+  declare readonly projectRemoteState: pulumi.Output<boolean | null>;
   /** Whether runs are queued right after creation. */
   declare readonly queueAllRuns: pulumi.Output<boolean>;
   /** Whether automatic speculative plans run. */
@@ -212,7 +214,7 @@ export class Workspace extends WsbridgeResource {
     // What the set-valued resources of the same program must know about this workspace: its direct
     // tag keys (a key is owned by one resource) and whether its state is shared with everyone.
     claimWorkspaceTagKeys("Workspace", name, this.id, args.tagBindings, false);
-    registerWorkspaceStateSharing([this.id], args.globalRemoteState, name);
+    registerWorkspaceStateSharing([this.id], { globalRemoteState: args.globalRemoteState, projectRemoteState: args.projectRemoteState }, name);
     if (organization !== undefined) {
       known["organization"] = pulumi.all([this.id, organization]).apply(([, org]) => org);
       known["htmlUrl"] = pulumi.all([this.id, organization, args.name]).apply(([, org, ws]) =>

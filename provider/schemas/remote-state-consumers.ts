@@ -8,8 +8,8 @@ const WORKSPACE_ID = /^ws-[A-Za-z0-9]+$/;
 /** What a {@link RemoteStateConsumers} manages: which workspaces may read one workspace's state. */
 export interface RemoteStateConsumersInputs {
   /**
-   * The workspace (`ws-…`) whose state the consumers may read. Its `global-remote-state` must be
-   * false. Changing it replaces the resource.
+   * The workspace (`ws-…`) whose state the consumers may read. Its `global-remote-state` and
+   * `project-remote-state` must be false. Changing it replaces the resource.
    * @pattern ^ws-[A-Za-z0-9]+$
    */
   workspaceId: string;

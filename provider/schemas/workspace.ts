@@ -150,6 +150,11 @@ export interface WorkspaceInputs {
   triggerPrefixes?: string[];
   /** Let every workspace of the organization read this one's state (else only its remote state consumers). */
   globalRemoteState?: boolean;
+  /**
+   * Let the other workspaces of its project read this one's state (else only its remote state consumers).
+   * Never `true` together with `globalRemoteState: true`. Server default false.
+   */
+  projectRemoteState?: boolean;
   /** Queue runs right after creation, before the first manual run. Server default false. */
   queueAllRuns?: boolean;
   /** Automatic speculative plans (for example on pull requests). Server default true. */
@@ -266,6 +271,7 @@ const fields = z.strictObject({
   triggerPatterns: textList(),
   triggerPrefixes: textList(),
   globalRemoteState: flag(),
+  projectRemoteState: flag(),
   queueAllRuns: flag(),
   speculativeEnabled: flag(),
   engineVersion: nonEmpty().optional(),
@@ -305,6 +311,12 @@ function workspaceRules(w: Fields, ctx: z.core.$RefinementCtx<Fields>): void {
   }
   if ((w.triggerPatterns?.length ?? 0) > 0 && (w.triggerPrefixes?.length ?? 0) > 0) {
     fail(["triggerPrefixes"], "must not be non-empty together with triggerPatterns (the service uses one or the other)");
+  }
+  if ((w.triggerPatterns?.length ?? 0) > 0 && w.fileTriggersEnabled === false) {
+    fail(["triggerPatterns"], "must be empty when fileTriggersEnabled is false (the service refuses trigger patterns without file triggers; trigger prefixes are allowed)");
+  }
+  if (w.projectRemoteState === true && w.globalRemoteState === true) {
+    fail(["projectRemoteState"], "must not be true together with globalRemoteState: true (the service shares state with the project or with the whole organization, not both)");
   }
   if (w.autoDestroyAt !== undefined && w.autoDestroyActivityDuration !== undefined) {
     fail(["autoDestroyActivityDuration"], "must not be set together with autoDestroyAt");

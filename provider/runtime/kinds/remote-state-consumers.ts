@@ -44,7 +44,7 @@ export async function check(olds: Props, news: Props): Promise<CheckOutcome<Prop
   // The workspace's sharing is checked on create and when the declaration changes: an unchanged one was
   // accepted when it was applied, so a preview with nothing changed sends nothing.
   if (failures.length === 0 && !isUnknown(raw.workspaceId) && typeof raw.workspaceId === "string" && !sameDeclaration(olds, inputs)) {
-    const shared = await sharesGlobally(raw.workspaceId);
+    const shared = await sharesState(raw.workspaceId);
     if (shared !== undefined) failures.push({ property: "workspaceId", reason: shared });
   }
   return { inputs, failures };
@@ -81,16 +81,22 @@ function entryFailures(raw: Props): CheckFailure[] {
 }
 
 /**
- * One read-only GET of an existing workspace: consumers apply only while `global-remote-state` is
- * false, so a workspace shared with the whole organization fails the preview. A workspace that
- * cannot be read now is left for create to report.
+ * One read-only GET of an existing workspace: consumers apply only while `global-remote-state` and
+ * `project-remote-state` are false, so a workspace shared with the whole organization or with its
+ * project fails the preview. A workspace that cannot be read now is left for create to report.
  */
-async function sharesGlobally(workspaceId: string): Promise<string | undefined> {
+async function sharesState(workspaceId: string): Promise<string | undefined> {
   try {
     const workspace = await sharedClient().readWorkspace(workspaceId);
-    if (!workspace.globalRemoteState) return undefined;
-    return `workspace "${workspaceId}" has global-remote-state true: every workspace of the organization may read its ` +
-      "state, and the service refuses consumer lists then. Set globalRemoteState: false on the workspace, or remove this resource";
+    if (workspace.globalRemoteState) {
+      return `workspace "${workspaceId}" has global-remote-state true: every workspace of the organization may read its ` +
+        "state, and the service refuses consumer lists then. Set globalRemoteState: false on the workspace, or remove this resource";
+    }
+    if (workspace.projectRemoteState === true) {
+      return `workspace "${workspaceId}" has project-remote-state true: every workspace of its project may read its ` +
+        "state, and the service refuses consumer lists then. Set projectRemoteState: false on the workspace, or remove this resource";
+    }
+    return undefined;
   } catch {
     return undefined;
   }
@@ -259,7 +265,7 @@ function refusalMessage(error: ValidationError, workspaceId: string, sent: strin
       "Nothing was changed.";
   }
   return `${KIND} on workspace "${workspaceId}": the consumer list was refused (${detail}). If the workspace shares its ` +
-    "state globally (globalRemoteState: true) or with its project, consumers cannot be set: turn that off first. Nothing was changed.";
+    "state globally (globalRemoteState: true) or with its project (projectRemoteState: true), consumers cannot be set: turn that off first. Nothing was changed.";
 }
 
 async function workspaceGone(client: WsbridgeClient, workspaceId: string): Promise<boolean> {

@@ -62,6 +62,8 @@ export type WorkspaceOutputs = {
   triggerPatterns: string[];
   triggerPrefixes: string[];
   globalRemoteState: boolean;
+  /** Null when the server does not report it. */
+  projectRemoteState: boolean | null;
   queueAllRuns: boolean;
   speculativeEnabled: boolean;
   structuredRunOutputEnabled: boolean | null;
@@ -136,7 +138,7 @@ export type WorkspaceState = Partial<WorkspaceReport> & Pick<WorkspaceOutputs, R
 const SERVER_INPUTS = [
   "description", "executionMode", "agentPoolId", "operations", "settingOverwrites", "allowDestroyPlan",
   "assessmentsEnabled", "autoApply", "autoApplyRunTrigger", "autoDestroyAt", "autoDestroyActivityDuration",
-  "fileTriggersEnabled", "triggerPatterns", "triggerPrefixes", "globalRemoteState", "queueAllRuns",
+  "fileTriggersEnabled", "triggerPatterns", "triggerPrefixes", "globalRemoteState", "projectRemoteState", "queueAllRuns",
   "speculativeEnabled", "engineVersion", "workingDirectory", "vcsRepo", "projectId", "tagBindings", "tagNames",
 ] as const;
 type ServerInput = (typeof SERVER_INPUTS)[number];
@@ -296,7 +298,7 @@ function comparable(key: string, value: unknown): string {
     case "description": case "workingDirectory": case "agentPoolId": case "vcsRepo.branch": case "vcsRepo.tagsRegex":
       return typeof value === "string" ? value : "";
     // Server defaults: absent means the default.
-    case "autoApplyRunTrigger": case "assessmentsEnabled": case "vcsRepo.ingressSubmodules":
+    case "autoApplyRunTrigger": case "assessmentsEnabled": case "projectRemoteState": case "vcsRepo.ingressSubmodules":
       return String(value === true);
     case "settingOverwrites.executionMode": case "settingOverwrites.agentPool":
       return String(value !== false);
@@ -732,6 +734,7 @@ async function outputsOf(
     triggerPatterns: workspace.triggerPatterns,
     triggerPrefixes: workspace.triggerPrefixes,
     globalRemoteState: workspace.globalRemoteState,
+    projectRemoteState: workspace.projectRemoteState ?? null,
     queueAllRuns: workspace.queueAllRuns,
     speculativeEnabled: workspace.speculativeEnabled,
     structuredRunOutputEnabled: workspace.structuredRunOutputEnabled,
@@ -799,6 +802,7 @@ function workspaceFromOutputs(o: WorkspaceOutputs): Workspace {
     fileTriggersEnabled: o.fileTriggersEnabled, queueAllRuns: o.queueAllRuns, speculativeEnabled: o.speculativeEnabled,
     structuredRunOutputEnabled: o.structuredRunOutputEnabled,
     ...(o.assessmentsEnabled !== null && { assessmentsEnabled: o.assessmentsEnabled }),
+    ...(o.projectRemoteState !== null && { projectRemoteState: o.projectRemoteState }),
     workingDirectory: o.workingDirectory, triggerPrefixes: o.triggerPrefixes, triggerPatterns: o.triggerPatterns,
     tagNames: o.tagNames, environment: o.environment, source: o.source, sourceName: o.sourceName, sourceUrl: o.sourceUrl,
     autoDestroyAt: o.autoDestroyAt, autoDestroyActivityDuration: o.autoDestroyActivityDuration, autoDestroyStatus: o.autoDestroyStatus,

@@ -63,6 +63,7 @@ const workspaceAttributes = z.object({
   operations: z.boolean().optional(),
   "auto-apply-run-trigger": z.boolean().optional(),
   "assessments-enabled": z.boolean().optional(),
+  "project-remote-state": z.boolean().optional(),
   "structured-run-output-enabled": z.boolean().optional(),
   description: nullableString,
   environment: nullableString,
@@ -215,6 +216,8 @@ export interface Workspace {
   structuredRunOutputEnabled: boolean | null;
   /** Hosted edition only; undefined when the server does not report it. */
   assessmentsEnabled?: boolean;
+  /** Share the state with the other workspaces of its project; undefined when the server does not report it. */
+  projectRemoteState?: boolean;
   workingDirectory: string | null;
   triggerPrefixes: string[];
   triggerPatterns: string[];
@@ -360,6 +363,7 @@ export function toWorkspace(r: WorkspaceResource, included?: z.output<typeof inc
     htmlUrl: orNull(r.links?.["self-html"]),
   };
   if (a["assessments-enabled"] !== undefined) ws.assessmentsEnabled = a["assessments-enabled"];
+  if (a["project-remote-state"] !== undefined) ws.projectRemoteState = a["project-remote-state"];
   if (a.unarchived_workspace_change_requests_count !== undefined) {
     ws.unarchivedWorkspaceChangeRequestsCount = a.unarchived_workspace_change_requests_count;
   }
@@ -418,6 +422,8 @@ export interface WorkspaceWritableOptions {
   fileTriggersEnabled?: boolean;
   /** Optional: let every workspace of the organization read this one's state. */
   globalRemoteState?: boolean;
+  /** Optional: let the other workspaces of its project read this one's state; not with globalRemoteState. Default false. */
+  projectRemoteState?: boolean;
   /** Deprecated, use executionMode; excludes it. */
   operations?: boolean;
   /** Optional: queue runs right after creation. Default false. */
@@ -566,6 +572,7 @@ const writableAttributes = {
   "execution-mode": z.enum(["remote", "local", "agent"]).optional(),
   "file-triggers-enabled": optionalBoolean,
   "global-remote-state": optionalBoolean,
+  "project-remote-state": optionalBoolean,
   operations: optionalBoolean,
   "queue-all-runs": optionalBoolean,
   "speculative-enabled": optionalBoolean,
@@ -649,6 +656,7 @@ function writableBody(o: WorkspaceWritableOptions): WritableAttributesRequest {
     "execution-mode": o.executionMode,
     "file-triggers-enabled": o.fileTriggersEnabled,
     "global-remote-state": o.globalRemoteState,
+    "project-remote-state": o.projectRemoteState,
     operations: o.operations,
     "queue-all-runs": o.queueAllRuns,
     "speculative-enabled": o.speculativeEnabled,
