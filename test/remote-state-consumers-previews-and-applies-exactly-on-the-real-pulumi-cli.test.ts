@@ -17,6 +17,7 @@ const ORG = DEFAULT_ORGANIZATION;
 const TYPE = "pulumi-nodejs:dynamic/wsbridge:RemoteStateConsumers";
 const SUBJECT = "ws-rscsubject";
 const [A, B, C, OUTSIDER, SHARED, BIG] = ["ws-rsca", "ws-rscb", "ws-rscc", "ws-rscoutsider", "ws-rscshared", "ws-rscbig"];
+const PROJECT_SHARED = "ws-rscprojectshared";
 const PAGED = Array.from({ length: 25 }, (_, i) => `ws-rscpage${String(i).padStart(2, "0")}`);
 
 /** What the program declares; tests change it between operations. */
@@ -46,6 +47,7 @@ beforeAll(async () => {
         workspaces: [
           ...plain.map((id) => ({ id, name: id.replace("ws-", "n-"), attributes: { "global-remote-state": false } })),
           { id: SHARED, name: "n-shared", attributes: { "global-remote-state": true } },
+          { id: PROJECT_SHARED, name: "n-project-shared", attributes: { "project-remote-state": true } },
         ],
       }],
     },
@@ -201,6 +203,7 @@ test.each([
   ["the workspace itself and a repeat", { workspaceId: C, consumerIds: [A, B, C, A] },
     ["property consumerIds[2] value", "the workspace itself", "property consumerIds[3] value", "repeats consumerIds[0]"]],
   ["a globally shared workspace", { workspaceId: SHARED, consumerIds: [A] }, ["property workspaceId value", "global-remote-state true"]],
+  ["a workspace shared with its project", { workspaceId: PROJECT_SHARED, consumerIds: [A] }, ["property workspaceId value", "project-remote-state true"]],
   ["a second resource next to an exclusive one", { workspaceId: BIG, consumerIds: [A], exclusive: true },
     ['"paged" and "bad" both manage workspace "ws-rscbig"']],
 ])("%s fail at preview, naming the property or entry, without a write", async (_what, args, expected) => {

@@ -1,11 +1,11 @@
 // The set-valued resources and the Workspace class share what they know in the program: a tag key
 // declared both in Workspace.tagBindings and in a WorkspaceTagBindings, and consumers declared for a
-// Workspace whose globalRemoteState is true, fail the preview (real CLI, against the emulator),
+// Workspace whose globalRemoteState or projectRemoteState is true, fail the preview (real CLI, against the emulator),
 // before anything is written.
 import { failureOf } from "./support/failure";
 import { useRealCliStack } from "./support/real-cli-stack";
 
-type Shape = "workspace only" | "same tag key twice" | "consumers of a shared workspace";
+type Shape = "workspace only" | "same tag key twice" | "consumers of a shared workspace" | "consumers of a project-shared workspace";
 
 let shape: Shape = "workspace only";
 
@@ -23,9 +23,12 @@ const e2e = useRealCliStack({
   program: async () => {
     const { Workspace, WorkspaceTagBindings, RemoteStateConsumers } = await import("pulumi-wsbridge");
     const shared = shape === "consumers of a shared workspace";
-    const ws = new Workspace("app", { name: "claims-app", tagBindings: { env: "prod" }, globalRemoteState: shared });
+    const projectShared = shape === "consumers of a project-shared workspace";
+    const ws = new Workspace("app", {
+      name: "claims-app", tagBindings: { env: "prod" }, globalRemoteState: shared, ...(projectShared && { projectRemoteState: true }),
+    });
     if (shape === "same tag key twice") new WorkspaceTagBindings("extra", { workspaceId: ws.id, tags: { env: "staging" } });
-    if (shared) {
+    if (shared || projectShared) {
       const reader = new Workspace("reader", { name: "claims-reader" });
       new RemoteStateConsumers("readers", { workspaceId: ws.id, consumerIds: [reader.id] });
     }
@@ -46,6 +49,15 @@ test("consumers for a Workspace of the same program that shares its state global
   e2e.emulator.clearRequests();
   const message = String((await failureOf(e2e.stack.preview())).message);
   expect(message).toContain('RemoteStateConsumers "readers": workspaceId is Workspace "app", which declares globalRemoteState: true');
+  expect(e2e.emulator.requests().filter((r) => r.method !== "GET")).toEqual([]);
+  shape = "workspace only";
+});
+
+test("consumers for a Workspace of the same program that shares its state with its project fail the preview (issue 25)", async () => {
+  shape = "consumers of a project-shared workspace";
+  e2e.emulator.clearRequests();
+  const message = String((await failureOf(e2e.stack.preview())).message);
+  expect(message).toContain('RemoteStateConsumers "readers": workspaceId is Workspace "app", which declares projectRemoteState: true');
   expect(e2e.emulator.requests().filter((r) => r.method !== "GET")).toEqual([]);
   shape = "workspace only";
 });
