@@ -4,39 +4,42 @@
 // its `up` fails with a message that says the token may not make the change, and the server is as
 // the owner left it (the only writes it saw are the refused ones). Fails (never skips) without the
 // CLI. Imports `pulumi-wsbridge` from dist/: run `npx tsc -p tsconfig.json` first.
-import type { EngineEvent, PulumiCommand } from "@pulumi/pulumi/automation";
-import { request } from "undici";
-import { startEmulator, type RunningEmulator } from "../emulator";
-import { createStack, emulatorStackConfig, pulumiCli, type HarnessStack } from "../scripts/lib/stack-harness";
+import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { stepsOf } from "./support/engine-events";
+import { useRealCliStack } from "./support/real-cli-stack";
 
 const TYPE = (kind: string): string => `pulumi-nodejs:dynamic/wsbridge:${kind}`;
 const DECLARED = { apiDescription: "Public API", tier: "gold" };
 const CHANGED = { apiDescription: "Public API, now with rate limits", tier: "platinum" };
 
-let emulator: RunningEmulator;
-let cli: PulumiCommand;
-let harness: HarnessStack;
 let readOnlyToken = "";
 let declared = DECLARED;
-let printed = "";
-const log = (text: string): void => {
-  printed += text;
-};
+
+const e2e = useRealCliStack({
+  projectName: "wsbridge-read-only",
+  emulator: { quiet: true },
+  program: async () => {
+    const { Workspace, WorkspaceTagBindings } = await import("pulumi-wsbridge");
+    const api = new Workspace("api", { name: "ro-api", description: declared.apiDescription });
+    const worker = new Workspace("worker", { name: "ro-worker", description: "Background jobs" });
+    // On the workspace that does not change, so its update is attempted even when the api's fails.
+    new WorkspaceTagBindings("worker-tags", { workspaceId: worker.id, tags: { tier: declared.tier, team: "web" } });
+    return { id: api.id };
+  },
+});
 
 type Doc = { id: string; attributes: Record<string, unknown> };
 
 async function get(apiPath: string): Promise<{ status: number; data?: Doc | Doc[] }> {
-  const res = await request(`${emulator.url}/api/v2${apiPath}`, { headers: { authorization: `Bearer ${emulator.token}` } });
-  const body = (await res.body.json()) as { data?: Doc | Doc[] };
-  return { status: res.statusCode, data: body.data };
+  const { status, doc } = await e2e.api<{ data?: Doc | Doc[] }>("GET", apiPath);
+  return { status, data: doc.data };
 }
 
 /** What the server holds of the program's objects, read with the owner token. */
 async function serverState(): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   for (const name of ["ro-api", "ro-worker"]) {
-    const ws = (await get(`/organizations/${emulator.organization}/workspaces/${name}`)).data as Doc;
+    const ws = (await get(`/organizations/${e2e.emulator.organization}/workspaces/${name}`)).data as Doc;
     const bindings = ((await get(`/workspaces/${ws.id}/tag-bindings`)).data as Doc[]).map((b) => [b.attributes["key"], b.attributes["value"]]);
     out[name] = { description: ws.attributes["description"], updatedAt: ws.attributes["updated-at"], tags: Object.fromEntries(bindings) };
   }
@@ -44,42 +47,22 @@ async function serverState(): Promise<Record<string, unknown>> {
 }
 
 beforeAll(async () => {
-  cli = await pulumiCli();
-  emulator = await startEmulator({ port: 0, quiet: true });
-  readOnlyToken = emulator.issueToken({ kind: "team", access: "read" });
-  harness = await createStack({
-    cli,
-    projectName: "wsbridge-read-only",
-    config: emulatorStackConfig(emulator),
-    program: async () => {
-      const { Workspace, WorkspaceTagBindings } = await import("pulumi-wsbridge");
-      const api = new Workspace("api", { name: "ro-api", description: declared.apiDescription });
-      const worker = new Workspace("worker", { name: "ro-worker", description: "Background jobs" });
-      // On the workspace that does not change, so its update is attempted even when the api's fails.
-      new WorkspaceTagBindings("worker-tags", { workspaceId: worker.id, tags: { tier: declared.tier, team: "web" } });
-      return { id: api.id };
-    },
-  });
-  const up = await harness.stack.up({ onOutput: log });
+  readOnlyToken = e2e.emulator.issueToken({ kind: "team", access: "read" });
+  const up = await e2e.stack.up({ onOutput: e2e.log });
   expect(up.summary.resourceChanges).toEqual({ create: 4 });
   // From here on the stack runs with the read-only token, and the program declares the changes.
-  await harness.stack.setConfig("wsbridge:token", { value: readOnlyToken, secret: true });
+  await e2e.stack.setConfig("wsbridge:token", { value: readOnlyToken, secret: true });
   declared = CHANGED;
 }, 20 * 60 * 1000);
 
-afterAll(async () => {
-  await harness?.dispose();
-  await emulator?.close();
-});
-
 test("with a read-only token, a preview of the changed program shows the changes and sends no write", async () => {
   const events: EngineEvent[] = [];
-  emulator.clearRequests();
-  const preview = await harness.stack.preview({ onOutput: log, onEvent: (e) => events.push(e) });
+  e2e.emulator.clearRequests();
+  const preview = await e2e.stack.preview({ onOutput: e2e.log, onEvent: (e) => events.push(e) });
   expect(preview.changeSummary).toEqual({ same: 2, update: 2 });
   expect(stepsOf(events, TYPE("Workspace"))).toEqual([{ op: "update", name: "api", changedInputs: ["description"] }]);
   expect(stepsOf(events, TYPE("WorkspaceTagBindings"))).toEqual([{ op: "update", name: "worker-tags", changedInputs: ["tags"] }]);
-  const sent = emulator.requests();
+  const sent = e2e.emulator.requests();
   expect(sent.length).toBeGreaterThan(0); // the preview did talk to the server, with the read-only token
   expect(sent.filter((r) => r.tokenKind !== "team")).toEqual([]);
   expect(sent.filter((r) => r.method !== "GET")).toEqual([]);
@@ -89,16 +72,16 @@ let upFailure = "";
 
 test("with a read-only token, up fails, the server is unchanged and the only writes it saw were refused", async () => {
   const before = await serverState();
-  emulator.clearRequests();
+  e2e.emulator.clearRequests();
   // --continue-on-error: the engine attempts every change instead of stopping at the first refusal.
-  const failure = await harness.stack.up({ onOutput: log, continueOnError: true }).then(() => undefined, (error: unknown) => error);
+  const failure = await e2e.stack.up({ onOutput: e2e.log, continueOnError: true }).then(() => undefined, (error: unknown) => error);
   if (!(failure instanceof Error)) throw new Error("up with a read-only token succeeded");
   upFailure = failure.message;
   expect(upFailure).not.toContain(readOnlyToken);
-  expect(upFailure).not.toContain(emulator.token);
+  expect(upFailure).not.toContain(e2e.emulator.token);
 
   // Every request came with the read-only token; both writes (the workspace, the tags) were refused.
-  const sent = emulator.requests();
+  const sent = e2e.emulator.requests();
   expect(sent.filter((r) => r.tokenKind !== "team")).toEqual([]);
   const refusedWrites = sent.filter((r) => r.method !== "GET");
   expect(refusedWrites.map((r) => r.method).sort()).toEqual(["PATCH", "PATCH"]);
@@ -118,7 +101,7 @@ test("the workspace's error says the token may not change its settings, not that
 });
 
 test("nothing the CLI printed contains a token", () => {
-  expect(printed).toContain(TYPE("Workspace")); // the logs really were captured
-  expect(printed).not.toContain(readOnlyToken);
-  expect(printed).not.toContain(emulator.token);
+  expect(e2e.printed).toContain(TYPE("Workspace")); // the logs really were captured
+  expect(e2e.printed).not.toContain(readOnlyToken);
+  expect(e2e.printed).not.toContain(e2e.emulator.token);
 });

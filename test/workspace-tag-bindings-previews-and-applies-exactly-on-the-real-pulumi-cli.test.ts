@@ -2,68 +2,48 @@
 // that sends no write, add / change / remove one key each previewed and applied, refresh after drift
 // (managed and unmanaged keys), project-inherited tags in the outputs, bad inputs and a duplicate key
 // at preview without a write, exclusive mode, and destroy removing only the managed keys.
-import type { EngineEvent, PulumiCommand } from "@pulumi/pulumi/automation";
-import { request } from "undici";
-import { startEmulator, type RunningEmulator } from "../emulator";
+import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { stepsOf } from "./support/engine-events";
-import { createStack, emulatorStackConfig, pulumiCli, type HarnessStack } from "../scripts/lib/stack-harness";
+import { belowApi, useRealCliStack } from "./support/real-cli-stack";
 import type { WorkspaceTagBindingsArgs } from "pulumi-wsbridge";
 
 const TYPE = "pulumi-nodejs:dynamic/wsbridge:WorkspaceTagBindings";
 let declared: Record<string, unknown> = { tags: { env: "prod", team: "web" } };
 let second: Record<string, unknown> | null = null;
 
-let emulator: RunningEmulator;
-let cli: PulumiCommand;
-let harness: HarnessStack;
 let wsId = "";
 
-async function api(method: string, path: string, body?: unknown): Promise<{ status: number; doc: { data: { id: string; attributes: { key: string; value: string } }[] & { id: string } } }> {
-  const res = await request(`${emulator.url}/api/v2${path}`, {
-    method: method as "GET",
-    headers: { authorization: `Bearer ${emulator.token}`, "content-type": "application/vnd.api+json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.body.text();
-  return { status: res.statusCode, doc: text ? JSON.parse(text) : {} };
-}
-const live = async (): Promise<Record<string, string>> =>
-  Object.fromEntries((await api("GET", `/workspaces/${wsId}/tag-bindings`)).doc.data.map((b) => [b.attributes.key, b.attributes.value]));
-const writes = (): string[] => emulator.requests().filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path.replace("/api/v2", "")}`);
+const e2e = useRealCliStack({
+  projectName: "wsbridge-tag-bindings",
+  emulator: {
+    fixtures: { organizations: [{ name: "example-org", projects: [{ name: "Apps", tagBindings: [{ key: "cost-center", value: "web" }] }], workspaces: [{ name: "tagged", project: "Apps", tagBindings: [{ key: "owner", value: "ui" }] }] }] },
+  },
+  program: async () => {
+    const { WorkspaceTagBindings } = await import("pulumi-wsbridge");
+    const tb = new WorkspaceTagBindings("tags", { workspaceId: wsId, ...declared } as unknown as WorkspaceTagBindingsArgs);
+    if (second !== null) new WorkspaceTagBindings("more", { workspaceId: wsId, ...second } as unknown as WorkspaceTagBindingsArgs);
+    return { tags: tb.tags, allDirectTags: tb.allDirectTags, effectiveTags: tb.effectiveTags };
+  },
+});
 
 beforeAll(async () => {
-  cli = await pulumiCli();
-  emulator = await startEmulator({
-    port: 0,
-    fixtures: { organizations: [{ name: "example-org", projects: [{ name: "Apps", tagBindings: [{ key: "cost-center", value: "web" }] }], workspaces: [{ name: "tagged", project: "Apps", tagBindings: [{ key: "owner", value: "ui" }] }] }] },
-  } as Parameters<typeof startEmulator>[0]);
-  wsId = ((await api("GET", `/organizations/${emulator.organization}/workspaces/tagged`)).doc.data as unknown as { id: string }).id;
-  harness = await createStack({
-    cli, projectName: "wsbridge-tag-bindings", config: emulatorStackConfig(emulator),
-    program: async () => {
-      const { WorkspaceTagBindings } = await import("pulumi-wsbridge");
-      const tb = new WorkspaceTagBindings("tags", { workspaceId: wsId, ...declared } as unknown as WorkspaceTagBindingsArgs);
-      if (second !== null) new WorkspaceTagBindings("more", { workspaceId: wsId, ...second } as unknown as WorkspaceTagBindingsArgs);
-      return { tags: tb.tags, allDirectTags: tb.allDirectTags, effectiveTags: tb.effectiveTags };
-    },
-  });
-}, 20 * 60 * 1000);
-
-afterAll(async () => {
-  await harness?.dispose();
-  await emulator?.close();
+  wsId = (await e2e.api<{ data: { id: string } }>("GET", `/organizations/${e2e.emulator.organization}/workspaces/tagged`)).doc.data.id;
 });
+
+const live = async (): Promise<Record<string, string>> =>
+  Object.fromEntries((await e2e.api<{ data: { attributes: { key: string; value: string } }[] }>("GET", `/workspaces/${wsId}/tag-bindings`)).doc.data
+    .map((b) => [b.attributes.key, b.attributes.value]));
 
 async function preview(): Promise<{ steps: ReturnType<typeof stepsOf>; writes: string[] }> {
   const events: EngineEvent[] = [];
-  emulator.clearRequests();
-  await harness.stack.preview({ onEvent: (e) => events.push(e) });
-  return { steps: stepsOf(events, TYPE), writes: writes() };
+  e2e.emulator.clearRequests();
+  await e2e.stack.preview({ onEvent: (e) => events.push(e) });
+  return { steps: stepsOf(events, TYPE), writes: e2e.writes(belowApi) };
 }
 async function up(): Promise<{ writes: string[]; outputs: Record<string, unknown>; changes: Record<string, number | undefined> }> {
-  emulator.clearRequests();
-  const result = await harness.stack.up();
-  return { writes: writes(), changes: result.summary.resourceChanges ?? {}, outputs: Object.fromEntries(Object.entries(result.outputs).map(([k, v]) => [k, v.value])) };
+  e2e.emulator.clearRequests();
+  const result = await e2e.stack.up();
+  return { writes: e2e.writes(belowApi), changes: result.summary.resourceChanges ?? {}, outputs: Object.fromEntries(Object.entries(result.outputs).map(([k, v]) => [k, v.value])) };
 }
 
 test("up binds the declared keys beside the UI's key; outputs show managed, direct and inherited tags", async () => {
@@ -73,7 +53,7 @@ test("up binds the declared keys beside the UI's key; outputs show managed, dire
   expect(outputs.tags).toEqual({ env: "prod", team: "web" });
   expect(outputs.allDirectTags).toEqual({ owner: "ui", env: "prod", team: "web" });
   expect(outputs.effectiveTags).toEqual(expect.arrayContaining([{ key: "cost-center", value: "web", inheritedFrom: expect.stringMatching(/^prj-/) }]));
-  expect(harness.allStoredText()).not.toContain(emulator.token);
+  expect(e2e.harness.allStoredText()).not.toContain(e2e.emulator.token);
 });
 
 test("a preview with nothing changed plans nothing and sends no write", async () => {
@@ -95,8 +75,8 @@ test("add, change and remove one key: each previewed as exactly an update of tag
 });
 
 test("refresh: a managed key changed outside is drift that up restores; an unmanaged key added outside is not", async () => {
-  await api("PATCH", `/workspaces/${wsId}/tag-bindings`, { data: [{ type: "tag-bindings", attributes: { key: "extra", value: "x" } }, { type: "tag-bindings", attributes: { key: "env", value: "hacked" } }] });
-  await harness.stack.refresh();
+  await e2e.api("PATCH", `/workspaces/${wsId}/tag-bindings`, { data: [{ type: "tag-bindings", attributes: { key: "extra", value: "x" } }, { type: "tag-bindings", attributes: { key: "env", value: "hacked" } }] });
+  await e2e.stack.refresh();
   expect((await preview()).steps).toEqual([{ op: "update", name: "tags", changedInputs: ["tags"] }]);
   await up();
   expect(await live()).toEqual({ owner: "ui", env: "staging", tier: "1", extra: "x" });
@@ -104,15 +84,15 @@ test("refresh: a managed key changed outside is drift that up restores; an unman
 });
 
 test("bad inputs and a key declared twice fail the preview, naming the key, without a write", async () => {
-  emulator.clearRequests();
+  e2e.emulator.clearRequests();
   declared = { tags: { "hcp:x": "1", env: "staging", tier: "1" } };
-  await expect(harness.stack.preview()).rejects.toThrow(/tags\.hcp:x.*reserved prefixes/s);
+  await expect(e2e.stack.preview()).rejects.toThrow(/tags\.hcp:x.*reserved prefixes/s);
   declared = { tags: { env: "staging", tier: "1" } };
   second = { tags: { tier: "2" } };
-  await expect(harness.stack.preview()).rejects.toThrow(/"tier"/);
+  await expect(e2e.stack.preview()).rejects.toThrow(/"tier"/);
   second = { tags: { region: "eu" }, exclusive: true };
-  await expect(harness.stack.preview()).rejects.toThrow(/one is exclusive/);
-  expect(writes()).toEqual([]);
+  await expect(e2e.stack.preview()).rejects.toThrow(/one is exclusive/);
+  expect(e2e.writes(belowApi)).toEqual([]);
 });
 
 test("a second additive resource coexists without a perpetual diff", async () => {
@@ -128,7 +108,7 @@ test("exclusive mode removes the unmanaged keys; destroy removes only the manage
   expect((await preview()).steps).toEqual([{ op: "update", name: "tags", changedInputs: ["exclusive"] }, { op: "delete", name: "more", changedInputs: ["tags", "workspaceId"] }]);
   await up();
   expect(await live()).toEqual({ env: "staging", tier: "1" });
-  await api("PATCH", `/workspaces/${wsId}/tag-bindings`, { data: [{ type: "tag-bindings", attributes: { key: "late", value: "1" } }] });
-  await harness.stack.destroy();
+  await e2e.api("PATCH", `/workspaces/${wsId}/tag-bindings`, { data: [{ type: "tag-bindings", attributes: { key: "late", value: "1" } }] });
+  await e2e.stack.destroy();
   expect(await live()).toEqual({ late: "1" });
 });
