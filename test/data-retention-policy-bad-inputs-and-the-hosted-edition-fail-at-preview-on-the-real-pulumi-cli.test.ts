@@ -1,49 +1,29 @@
 // Bad DataRetentionPolicy inputs fail `pulumi preview` (the real CLI), each naming the property and the
 // rule, with no request at all; and against a hosted-edition server (where the policy does not exist)
 // the preview fails with a message that says so, after only the read-only ping that tells the edition.
-import type { PulumiCommand } from "@pulumi/pulumi/automation";
-import { startEmulator, type RunningEmulator } from "../emulator";
-import { createStack, emulatorStackConfig, pulumiCli, type HarnessStack } from "../scripts/lib/stack-harness";
 import type { DataRetentionPolicyArgs } from "pulumi-wsbridge";
 import { failureOf } from "./support/failure";
+import { useRealCliStack } from "./support/real-cli-stack";
 
 const messageOf = async (p: Promise<unknown>): Promise<string> => String((await failureOf(p)).message);
 
-let selfManaged: RunningEmulator;
-let hosted: RunningEmulator;
-let cli: PulumiCommand;
-let badInputs: HarnessStack;
-let onHosted: HarnessStack;
 let args: Record<string, unknown> = { workspaceId: "ws-valid000000001", deleteOlderThanNDays: 30 };
 
-beforeAll(async () => {
-  cli = await pulumiCli();
-  [selfManaged, hosted] = await Promise.all([
-    startEmulator({ port: 0, edition: "self-managed" }),
-    startEmulator({ port: 0, edition: "hosted" }),
-  ]);
-  const program = (withWorkspace: boolean) => async () => {
-    const { DataRetentionPolicy, Workspace } = await import("pulumi-wsbridge");
-    if (withWorkspace) {
-      // The usual program: the workspace's id is unknown during this preview.
-      const ws = new Workspace("app", { name: "hosted-app" });
-      new DataRetentionPolicy("retention", { workspaceId: ws.id, deleteOlderThanNDays: 30 });
-      return;
-    }
-    new DataRetentionPolicy("subject", args as unknown as DataRetentionPolicyArgs);
-  };
-  [badInputs, onHosted] = await Promise.all([
-    createStack({ cli, projectName: "wsbridge-drp-invalid-inputs", config: emulatorStackConfig(selfManaged), program: program(false) }),
-    createStack({ cli, projectName: "wsbridge-drp-hosted", config: emulatorStackConfig(hosted), program: program(true) }),
-  ]);
-}, 20 * 60 * 1000);
+const program = (withWorkspace: boolean) => async () => {
+  const { DataRetentionPolicy, Workspace } = await import("pulumi-wsbridge");
+  if (withWorkspace) {
+    // The usual program: the workspace's id is unknown during this preview.
+    const ws = new Workspace("app", { name: "hosted-app" });
+    new DataRetentionPolicy("retention", { workspaceId: ws.id, deleteOlderThanNDays: 30 });
+    return;
+  }
+  new DataRetentionPolicy("subject", args as unknown as DataRetentionPolicyArgs);
+};
 
-afterAll(async () => {
-  await badInputs?.dispose();
-  await onHosted?.dispose();
-  await selfManaged?.close();
-  await hosted?.close();
-});
+// Two emulators, one stack each: bad inputs against a self-managed server (where the policy exists),
+// the usual program against a hosted one.
+const selfManaged = useRealCliStack({ projectName: "wsbridge-drp-invalid-inputs", emulator: { edition: "self-managed" }, program: program(false) });
+const hosted = useRealCliStack({ projectName: "wsbridge-drp-hosted", emulator: { edition: "hosted" }, program: program(true) });
 
 const WS = "ws-valid000000001";
 const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -64,17 +44,17 @@ const CASES: [string, Record<string, unknown>, string, string][] = [
 
 test.each(CASES)("%s fails at preview, naming the property and the rule, with no request", async (_what, inputs, property, rule) => {
   args = inputs;
-  selfManaged.clearRequests();
-  const message = await messageOf(badInputs.stack.preview());
+  selfManaged.emulator.clearRequests();
+  const message = await messageOf(selfManaged.stack.preview());
   // The CLI prints "property <name> value {…} has a problem: <rule>".
   expect(message).toMatch(new RegExp(`property ${property} value \\{[^}]*\\} has a problem: [^\\n]*${escape(rule)}`));
-  expect(selfManaged.requests()).toEqual([]);
+  expect(selfManaged.emulator.requests()).toEqual([]);
 });
 
 test("the hosted edition fails the preview, saying the policy exists only in the self-managed edition", async () => {
-  hosted.clearRequests();
-  const message = await messageOf(onHosted.stack.preview());
+  hosted.emulator.clearRequests();
+  const message = await messageOf(hosted.stack.preview());
   expect(message).toContain("property deleteOlderThanNDays value {30} has a problem: cannot be set: data retention policies exist only in the self-managed edition");
-  expect(message).toContain(`${hosted.url} is the hosted edition`);
-  expect(hosted.requests().map((r) => `${r.method} ${r.path}`)).toEqual(["GET /api/v2/ping"]);
+  expect(message).toContain(`${hosted.emulator.url} is the hosted edition`);
+  expect(hosted.requestLines()).toEqual(["GET /api/v2/ping"]);
 });
