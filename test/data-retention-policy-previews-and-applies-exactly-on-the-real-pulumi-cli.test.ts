@@ -5,13 +5,11 @@
 // server shown after refresh as exactly the restore, a policy removed outside Pulumi recreated, two
 // policies for one workspace refused at preview, and destroy returning the workspace to the organization's
 // default.
-import type { EngineEvent, PulumiCommand } from "@pulumi/pulumi/automation";
-import { request } from "undici";
-import { startEmulator, type RunningEmulator } from "../emulator";
+import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { stepsOf, type Step } from "./support/engine-events";
-import { createStack, emulatorStackConfig, pulumiCli, type HarnessStack } from "../scripts/lib/stack-harness";
 import type { DataRetentionPolicyArgs } from "pulumi-wsbridge";
 import { failureOf } from "./support/failure";
+import { useRealCliStack } from "./support/real-cli-stack";
 
 const TYPE = "pulumi-nodejs:dynamic/wsbridge:DataRetentionPolicy";
 const ORG_DEFAULT_DAYS = 90;
@@ -22,82 +20,50 @@ let policyArgs: Args = { deleteOlderThanNDays: 30 };
 /** A second policy for the same workspace, when set. */
 let duplicate = false;
 
-let emulator: RunningEmulator;
-let cli: PulumiCommand;
-let harness: HarnessStack;
-let printed = "";
-const log = (text: string): void => {
-  printed += text;
-};
-
-beforeAll(async () => {
-  cli = await pulumiCli();
-  emulator = await startEmulator({
-    port: 0,
+const e2e = useRealCliStack({
+  projectName: "wsbridge-data-retention",
+  emulator: {
     edition: "self-managed",
     fixtures: { organizations: [{ name: "example-org", dataRetentionPolicy: { kind: "delete-older", deleteOlderThanNDays: ORG_DEFAULT_DAYS } }] },
-  });
-  harness = await createStack({
-    cli,
-    projectName: "wsbridge-data-retention",
-    config: emulatorStackConfig(emulator),
-    program: async () => {
-      const { Workspace, DataRetentionPolicy } = await import("pulumi-wsbridge");
-      const ws = new Workspace("app", { name: "retention-app" });
-      const drp = new DataRetentionPolicy("retention", { ...policyArgs, workspaceId: ws.id } as unknown as DataRetentionPolicyArgs);
-      if (duplicate) new DataRetentionPolicy("retention-again", { workspaceId: ws.id, dontDelete: true });
-      return { workspaceId: drp.workspaceId, kind: drp.kind, days: drp.deleteOlderThanNDays, source: drp.source, policyId: drp.policyId };
-    },
-  });
-}, 20 * 60 * 1000);
-
-afterAll(async () => {
-  await harness?.dispose();
-  await emulator?.close();
+  },
+  program: async () => {
+    const { Workspace, DataRetentionPolicy } = await import("pulumi-wsbridge");
+    const ws = new Workspace("app", { name: "retention-app" });
+    const drp = new DataRetentionPolicy("retention", { ...policyArgs, workspaceId: ws.id } as unknown as DataRetentionPolicyArgs);
+    if (duplicate) new DataRetentionPolicy("retention-again", { workspaceId: ws.id, dontDelete: true });
+    return { workspaceId: drp.workspaceId, kind: drp.kind, days: drp.deleteOlderThanNDays, source: drp.source, policyId: drp.policyId };
+  },
 });
 
 // ---- helpers ---------------------------------------------------------------------------------
 
 type Policy = { id: string; type: string; attributes: Record<string, unknown>; relationships: { target: { data: { id: string; type: string } } } };
 
-async function api(method: string, path: string, body?: unknown): Promise<{ status: number; body: { data: Policy } }> {
-  const res = await request(`${emulator.url}/api/v2${path}`, {
-    method: method as "GET",
-    headers: { authorization: `Bearer ${emulator.token}`, "content-type": "application/vnd.api+json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.body.text();
-  return { status: res.statusCode, body: text ? JSON.parse(text) : {} };
-}
-
 async function workspaceId(): Promise<string> {
-  const res = await request(`${emulator.url}/api/v2/organizations/example-org/workspaces/retention-app`, {
-    headers: { authorization: `Bearer ${emulator.token}` },
-  });
-  return ((await res.body.json()) as { data: { id: string } }).data.id;
+  return (await e2e.api<{ data: { id: string } }>("GET", "/organizations/example-org/workspaces/retention-app")).doc.data.id;
 }
 
 const policyPath = (ws: string) => `/workspaces/${ws}/relationships/data-retention-policy`;
 
 async function livePolicy(): Promise<Policy> {
-  const { status, body } = await api("GET", policyPath(await workspaceId()));
+  const { status, doc } = await e2e.api<{ data: Policy }>("GET", policyPath(await workspaceId()));
   expect(status).toBe(200);
-  return body.data;
+  return doc.data;
 }
 
 async function preview(): Promise<{ steps: Step[]; writes: string[]; reads: string[] }> {
   const events: EngineEvent[] = [];
-  emulator.clearRequests();
-  await harness.stack.preview({ onEvent: (e) => events.push(e), onOutput: log, diff: true });
-  const requests = emulator.requests().map((r) => `${r.method} ${r.path.split("?")[0]}`);
+  e2e.emulator.clearRequests();
+  await e2e.stack.preview({ onEvent: (e) => events.push(e), onOutput: e2e.log, diff: true });
+  const requests = e2e.requestLines();
   return { steps: stepsOf(events, TYPE), writes: requests.filter((r) => !r.startsWith("GET")), reads: requests.filter((r) => r.startsWith("GET")) };
 }
 
 async function up(): Promise<{ changes: Record<string, number | undefined>; all: string[]; writes: string[]; outputs: Record<string, unknown> }> {
-  emulator.clearRequests();
-  const result = await harness.stack.up({ onOutput: log });
+  e2e.emulator.clearRequests();
+  const result = await e2e.stack.up({ onOutput: e2e.log });
   expect(result.summary.result).toBe("succeeded");
-  const all = emulator.requests().map((r) => `${r.method} ${r.path.split("?")[0]}`);
+  const all = e2e.requestLines();
   const outputs = Object.fromEntries(Object.entries(result.outputs).map(([k, v]) => [k, v.value]));
   return { changes: result.summary.resourceChanges ?? {}, all, writes: all.filter((r) => !r.startsWith("GET")), outputs };
 }
@@ -121,7 +87,7 @@ test("up creates the workspace and sets its policy with one request", async () =
   expect(live).toMatchObject({ type: "data-retention-policy-delete-olders", attributes: { "delete-older-than-n-days": 30 } });
   expect(live.relationships.target.data).toEqual({ id: ws, type: "workspaces" });
   expect(outputs).toEqual({ workspaceId: ws, kind: "delete-older", days: 30, source: "workspace", policyId: live.id });
-  expect(harness.allStoredText()).not.toContain(emulator.token);
+  expect(e2e.harness.allStoredText()).not.toContain(e2e.emulator.token);
 });
 
 test("a preview with nothing changed plans nothing and sends no mutating request", async () => {
@@ -167,13 +133,13 @@ test("switching to dontDelete previews an update, not a replace, and applies it 
 
 test("a policy changed on the server shows after refresh as exactly the restore up then makes", async () => {
   const ws = await workspaceId();
-  expect((await api("POST", policyPath(ws), { data: { type: "data-retention-policy-delete-olders", attributes: { "delete-older-than-n-days": 5 } } })).status).toBe(200);
-  emulator.clearRequests();
-  await harness.stack.refresh({ onOutput: log });
+  expect((await e2e.api("POST", policyPath(ws), { data: { type: "data-retention-policy-delete-olders", attributes: { "delete-older-than-n-days": 5 } } })).status).toBe(200);
+  e2e.emulator.clearRequests();
+  await e2e.stack.refresh({ onOutput: e2e.log });
   // One read per resource: the workspace, and C11 for the policy.
-  expect(emulator.requests().map((r) => `${r.method} ${r.path.split("?")[0]}`))
+  expect(e2e.requestLines())
     .toEqual(expect.arrayContaining([`GET /api/v2/workspaces/${ws}`, `GET /api/v2${policyPath(ws)}`]));
-  expect(emulator.requests()).toHaveLength(2);
+  expect(e2e.emulator.requests()).toHaveLength(2);
   const { steps } = await preview();
   expect(steps).toEqual([{ op: "update", name: "retention", changedInputs: ["deleteOlderThanNDays", "dontDelete"] }]);
   const applied = await up();
@@ -183,8 +149,8 @@ test("a policy changed on the server shows after refresh as exactly the restore 
 
 test("a policy removed on the server leaves the state at refresh, and up sets it again", async () => {
   const ws = await workspaceId();
-  expect((await api("DELETE", policyPath(ws))).status).toBe(204);
-  const refresh = await harness.stack.refresh({ onOutput: log });
+  expect((await e2e.api("DELETE", policyPath(ws))).status).toBe(204);
+  const refresh = await e2e.stack.refresh({ onOutput: e2e.log });
   expect(refresh.summary.resourceChanges?.delete).toBe(1);
   const { steps } = await preview();
   expect(steps).toEqual([{ op: "create", name: "retention", changedInputs: ["dontDelete", "workspaceId"] }]);
@@ -199,10 +165,10 @@ test("a policy removed on the server leaves the state at refresh, and up sets it
 test("two policies declared for one workspace fail the preview, naming both", async () => {
   duplicate = true;
   try {
-    emulator.clearRequests();
-    const message = String((await failureOf(harness.stack.preview({ onOutput: log }))).message);
+    e2e.emulator.clearRequests();
+    const message = String((await failureOf(e2e.stack.preview({ onOutput: e2e.log }))).message);
     expect(message).toContain('DataRetentionPolicy resources "retention" and "retention-again" both declare');
-    expect(emulator.requests().filter((r) => r.method !== "GET")).toEqual([]);
+    expect(e2e.emulator.requests().filter((r) => r.method !== "GET")).toEqual([]);
   } finally {
     duplicate = false;
   }
@@ -213,16 +179,15 @@ test("two policies declared for one workspace fail the preview, naming both", as
 test("destroying the policy returns the workspace to the organization's default, with one request", async () => {
   const ws = await workspaceId();
   const urn = `urn:pulumi:dev::wsbridge-data-retention::${TYPE}::retention`;
-  emulator.clearRequests();
-  const result = await harness.stack.destroy({ target: [urn], onOutput: log });
+  e2e.emulator.clearRequests();
+  const result = await e2e.stack.destroy({ target: [urn], onOutput: e2e.log });
   expect(result.summary.resourceChanges).toEqual({ delete: 1, same: 2 });
-  const writes = emulator.requests().filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path.split("?")[0]}`);
+  const writes = e2e.writes();
   expect(writes).toEqual([`DELETE /api/v2${policyPath(ws)}`]);
   const fallback = await livePolicy();
   expect(fallback.attributes).toEqual({ "delete-older-than-n-days": ORG_DEFAULT_DAYS });
   expect(fallback.relationships.target.data).toEqual({ id: "example-org", type: "organizations" });
   // The workspace itself stays, no longer pointing at a policy of its own.
-  const res = await request(`${emulator.url}/api/v2/workspaces/${ws}`, { headers: { authorization: `Bearer ${emulator.token}` } });
-  const doc = (await res.body.json()) as { data: { relationships: Record<string, { data: unknown }> } };
+  const { doc } = await e2e.api<{ data: { relationships: Record<string, { data: unknown }> } }>("GET", `/workspaces/${ws}`);
   expect(doc.data.relationships["data-retention-policy"]?.data).toBeNull();
 });

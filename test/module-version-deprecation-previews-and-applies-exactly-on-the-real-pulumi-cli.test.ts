@@ -5,13 +5,12 @@
 // the server shown after refresh, a deprecation reverted outside dropped from the state, destroy
 // reinstating the version, and eleven bad inputs failing two previews, each naming its property,
 // with no request at all.
-import type { EngineEvent, PulumiCommand } from "@pulumi/pulumi/automation";
-import { request } from "undici";
-import { DEPRECATION_REASON_SUFFIX, startEmulator, type RunningEmulator } from "../emulator";
+import type { EngineEvent } from "@pulumi/pulumi/automation";
+import { DEPRECATION_REASON_SUFFIX } from "../emulator";
 import { stepsOf, type Step } from "./support/engine-events";
-import { createStack, emulatorStackConfig, pulumiCli, type HarnessStack } from "../scripts/lib/stack-harness";
 import type { ModuleVersionDeprecationArgs } from "pulumi-wsbridge";
 import { failureOf } from "./support/failure";
+import { useRealCliStack } from "./support/real-cli-stack";
 
 const TYPE = "pulumi-nodejs:dynamic/wsbridge:ModuleVersionDeprecation";
 const ORG = "example-org";
@@ -22,45 +21,26 @@ let declared: Args = { moduleName: "vpc", provider: "aws", version: "1.0.0", rea
 /** Extra resources with bad inputs, by name, when set. */
 let badResources: [string, Args][] = [];
 
-let emulator: RunningEmulator;
-let cli: PulumiCommand;
-let harness: HarnessStack;
-let printed = "";
-const log = (text: string): void => {
-  printed += text;
-};
-
-beforeAll(async () => {
-  cli = await pulumiCli();
-  emulator = await startEmulator({
-    port: 0,
+const e2e = useRealCliStack({
+  projectName: "wsbridge-module-deprecation",
+  emulator: {
     edition: "hosted",
     fixtures: { organizations: [{ name: ORG, registryModules: [{ name: "vpc", provider: "aws", versions: ["1.0.0", "1.1.0", "2.0.0"] }] }] },
-  });
-  harness = await createStack({
-    cli,
-    projectName: "wsbridge-module-deprecation",
-    config: emulatorStackConfig(emulator),
-    program: async () => {
-      const { ModuleVersionDeprecation } = await import("pulumi-wsbridge");
-      if (badResources.length > 0) {
-        // Only the bad resource, and no stack outputs: nothing of this failing preview is left awaiting
-        // the engine after it stops (the SDK would report that as an unhandled "Resource monitor is terminating").
-        for (const [name, args] of badResources) new ModuleVersionDeprecation(name, args as unknown as ModuleVersionDeprecationArgs);
-        return {};
-      }
-      const deprecation = new ModuleVersionDeprecation("vpc-old", declared as unknown as ModuleVersionDeprecationArgs);
-      return {
-        id: deprecation.id, reason: deprecation.reason, registryReason: deprecation.registryReason, link: deprecation.link,
-        registryLink: deprecation.registryLink, moduleSource: deprecation.moduleSource, moduleVersionId: deprecation.moduleVersionId,
-      };
-    },
-  });
-}, 20 * 60 * 1000);
-
-afterAll(async () => {
-  await harness?.dispose();
-  await emulator?.close();
+  },
+  program: async () => {
+    const { ModuleVersionDeprecation } = await import("pulumi-wsbridge");
+    if (badResources.length > 0) {
+      // Only the bad resource, and no stack outputs: nothing of this failing preview is left awaiting
+      // the engine after it stops (the SDK would report that as an unhandled "Resource monitor is terminating").
+      for (const [name, args] of badResources) new ModuleVersionDeprecation(name, args as unknown as ModuleVersionDeprecationArgs);
+      return {};
+    }
+    const deprecation = new ModuleVersionDeprecation("vpc-old", declared as unknown as ModuleVersionDeprecationArgs);
+    return {
+      id: deprecation.id, reason: deprecation.reason, registryReason: deprecation.registryReason, link: deprecation.link,
+      registryLink: deprecation.registryLink, moduleSource: deprecation.moduleSource, moduleVersionId: deprecation.moduleVersionId,
+    };
+  },
 });
 
 // ---- helpers ---------------------------------------------------------------------------------
@@ -70,46 +50,41 @@ const d3Path = (version: string): string => `/api/registry/v1/modules/${ORG}/vpc
 
 /** The registry's view of one version's deprecation (D3), read with the owner token. */
 async function registryDeprecation(version: string): Promise<{ reason: string; link: string } | undefined> {
-  const res = await request(`${emulator.url}${d3Path(version)}`, { headers: { authorization: `Bearer ${emulator.token}` } });
-  expect(res.statusCode).toBe(200);
-  return ((await res.body.json()) as { deprecation?: { reason: string; link: string } }).deprecation;
+  const { status, doc } = await e2e.api<{ deprecation?: { reason: string; link: string } }>("GET", `${e2e.emulator.url}${d3Path(version)}`);
+  expect(status).toBe(200);
+  return doc.deprecation;
 }
 
 /** A change made outside Pulumi. */
 async function outside(version: string, deprecation: Record<string, string>): Promise<void> {
-  const res = await request(`${emulator.url}${d1Path(version)}`, {
-    method: "PATCH",
-    headers: { authorization: `Bearer ${emulator.token}`, "content-type": "application/vnd.api+json" },
-    body: JSON.stringify({ data: { type: "module-versions", attributes: { deprecation } } }),
-  });
-  expect(res.statusCode).toBe(200);
-  await res.body.text();
+  const { status } = await e2e.api("PATCH", `${e2e.emulator.url}${d1Path(version)}`, { data: { type: "module-versions", attributes: { deprecation } } });
+  expect(status).toBe(200);
 }
 
 function takeRequests(): string[] {
-  const list = emulator.requests().map((r) => `${r.method} ${r.path.split("?")[0]}`);
-  emulator.clearRequests();
+  const list = e2e.requestLines();
+  e2e.emulator.clearRequests();
   return list;
 }
 
 async function preview(): Promise<{ steps: Step[]; requests: string[] }> {
   const events: EngineEvent[] = [];
-  emulator.clearRequests();
-  await harness.stack.preview({ onEvent: (e) => events.push(e), onOutput: log, diff: true });
+  e2e.emulator.clearRequests();
+  await e2e.stack.preview({ onEvent: (e) => events.push(e), onOutput: e2e.log, diff: true });
   return { steps: stepsOf(events, TYPE), requests: takeRequests() };
 }
 
 async function up(): Promise<{ changes: Record<string, number | undefined>; requests: string[]; outputs: Record<string, unknown> }> {
-  emulator.clearRequests();
-  const result = await harness.stack.up({ onOutput: log });
+  e2e.emulator.clearRequests();
+  const result = await e2e.stack.up({ onOutput: e2e.log });
   expect(result.summary.result).toBe("succeeded");
   const outputs = Object.fromEntries(Object.entries(result.outputs).map(([k, v]) => [k, v.value]));
   return { changes: result.summary.resourceChanges ?? {}, requests: takeRequests(), outputs };
 }
 
 async function refresh(): Promise<{ changes: Record<string, number | undefined>; requests: string[] }> {
-  emulator.clearRequests();
-  const result = await harness.stack.refresh({ onOutput: log });
+  e2e.emulator.clearRequests();
+  const result = await e2e.stack.refresh({ onOutput: e2e.log });
   return { changes: result.summary.resourceChanges ?? {}, requests: takeRequests() };
 }
 
@@ -128,7 +103,7 @@ test("preview plans the create without a request, and up deprecates the version 
     moduleVersionId: expect.stringMatching(/^modver-/),
   });
   expect(await registryDeprecation("1.0.0")).toEqual({ reason: `opens port 22${DEPRECATION_REASON_SUFFIX}`, link: "https://example.com/upgrade" });
-  expect(harness.allStoredText()).not.toContain(emulator.token);
+  expect(e2e.harness.allStoredText()).not.toContain(e2e.emulator.token);
 });
 
 test("a preview with nothing changed (the server's longer reason included) plans nothing and sends no request", async () => {
@@ -189,8 +164,8 @@ test("a deprecation reverted outside Pulumi leaves the state at refresh, and up 
 // ---- destroy --------------------------------------------------------------------------------
 
 test("destroy reinstates the version with one PATCH", async () => {
-  emulator.clearRequests();
-  const result = await harness.stack.destroy({ onOutput: log });
+  e2e.emulator.clearRequests();
+  const result = await e2e.stack.destroy({ onOutput: e2e.log });
   expect(result.summary.resourceChanges).toEqual({ delete: 2 });
   expect(takeRequests()).toEqual([`PATCH ${d1Path("1.1.0")}`]);
   expect(await registryDeprecation("1.1.0")).toBeUndefined();
@@ -226,13 +201,13 @@ test("eleven bad inputs fail two previews, each naming its property and rule, wi
   try {
     for (const [inputs, problems] of BAD_PREVIEWS) {
       badResources = [["bad", inputs]];
-      emulator.clearRequests();
-      const message = String((await failureOf(harness.stack.preview({ onOutput: log }))).message);
+      e2e.emulator.clearRequests();
+      const message = String((await failureOf(e2e.stack.preview({ onOutput: e2e.log }))).message);
       for (const [property, rule] of problems) {
         // The CLI prints "resource 'bad': property <name> value {…} has a problem: <rule>".
         expect(message).toMatch(new RegExp(`resource 'bad': property ${property} value \\{[^}]*\\} has a problem: [^\\n]*${escape(rule)}`));
       }
-      expect(emulator.requests()).toEqual([]);
+      expect(e2e.emulator.requests()).toEqual([]);
     }
   } finally {
     badResources = [];
