@@ -4,13 +4,12 @@
 // a move to another workspace (assigned there first), two assignments for one workspace refused,
 // bad inputs refused at preview without a request, the server's refusals (a missing key, a read-only
 // token) as messages naming what to fix, and removal: unassigned, unless someone else's key is there now.
-import type { EngineEvent, PulumiCommand } from "@pulumi/pulumi/automation";
-import { request } from "undici";
-import { DEFAULT_ORGANIZATION, startEmulator, type RunningEmulator } from "../emulator";
+import type { EngineEvent } from "@pulumi/pulumi/automation";
+import { DEFAULT_ORGANIZATION } from "../emulator";
 import { notesOf } from "./support/engine-events";
-import { createStack, emulatorStackConfig, pulumiCli, type HarnessStack } from "../scripts/lib/stack-harness";
 import type { SshKeyAssignmentArgs } from "pulumi-wsbridge";
 import { failureOf } from "./support/failure";
+import { useRealCliStack } from "./support/real-cli-stack";
 
 const messageOf = async (p: Promise<unknown>): Promise<string> => String((await failureOf(p)).message);
 
@@ -28,67 +27,40 @@ let extra: { name: string; args: Record<string, unknown> }[] = [];
 /** Filled in by the program (the workspaces' ids, once known). */
 const ids: { first?: string; second?: string } = {};
 
-let emulator: RunningEmulator;
-let cli: PulumiCommand;
-let harness: HarnessStack;
-let printed = "";
-const log = (text: string): void => {
-  printed += text;
-};
-
-beforeAll(async () => {
-  cli = await pulumiCli();
-  emulator = await startEmulator({
-    port: 0,
+const e2e = useRealCliStack({
+  projectName: "wsbridge-ssh-key-assignment",
+  emulator: {
     fixtures: {
       organizations: [{ name: ORG, sshKeys: [{ id: KEY_A, name: "deploy-a" }, { id: KEY_B, name: "deploy-b" }, { id: THEIRS, name: "someone-elses" }] }],
     },
-  });
-  harness = await createStack({
-    cli,
-    projectName: "wsbridge-ssh-key-assignment",
-    config: emulatorStackConfig(emulator),
-    program: async () => {
-      const { Workspace, SshKeyAssignment } = await import("pulumi-wsbridge");
-      const first = new Workspace("first", { name: "ssh-first" });
-      const second = new Workspace("second", { name: "ssh-second" });
-      first.id.apply((id) => { ids.first = id; });
-      second.id.apply((id) => { ids.second = id; });
-      if (declared) {
-        const key = new SshKeyAssignment("key", { workspaceId: onSecondWorkspace ? second.id : first.id, sshKeyId });
-        for (const e of extra) new SshKeyAssignment(e.name, e.args as unknown as SshKeyAssignmentArgs);
-        return { workspaceId: key.workspaceId, sshKeyId: key.sshKeyId };
-      }
-      return {};
-    },
-  });
-}, 20 * 60 * 1000);
-
-afterAll(async () => {
-  await harness?.dispose();
-  await emulator?.close();
+  },
+  program: async () => {
+    const { Workspace, SshKeyAssignment } = await import("pulumi-wsbridge");
+    const first = new Workspace("first", { name: "ssh-first" });
+    const second = new Workspace("second", { name: "ssh-second" });
+    first.id.apply((id) => { ids.first = id; });
+    second.id.apply((id) => { ids.second = id; });
+    if (declared) {
+      const key = new SshKeyAssignment("key", { workspaceId: onSecondWorkspace ? second.id : first.id, sshKeyId });
+      for (const e of extra) new SshKeyAssignment(e.name, e.args as unknown as SshKeyAssignmentArgs);
+      return { workspaceId: key.workspaceId, sshKeyId: key.sshKeyId };
+    }
+    return {};
+  },
 });
 
 // ---- helpers ---------------------------------------------------------------------------------
 
-async function api(method: string, path: string, body?: unknown): Promise<{ status: number; doc: { data: { id: string; relationships: Record<string, { data?: { id: string } | null }> } } }> {
-  const res = await request(`${emulator.url}/api/v2${path}`, {
-    method: method as "GET",
-    headers: { authorization: `Bearer ${emulator.token}`, "content-type": "application/vnd.api+json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.body.text();
-  return { status: res.statusCode, doc: text ? JSON.parse(text) : undefined };
-}
+type WorkspaceDoc = { data: { id: string; relationships: Record<string, { data?: { id: string } | null }> } };
 
 async function liveKey(name: string): Promise<string | null> {
-  const { status, doc } = await api("GET", `/organizations/${ORG}/workspaces/${name}`);
+  const { status, doc } = await e2e.api<WorkspaceDoc>("GET", `/organizations/${ORG}/workspaces/${name}`);
   expect(status).toBe(200);
   return doc.data.relationships["ssh-key"]?.data?.id ?? null;
 }
 
 async function assignDirectly(workspaceId: string, key: string | null): Promise<void> {
-  expect((await api("PATCH", `/workspaces/${workspaceId}/relationships/ssh-key`, { data: { type: "workspaces", attributes: { id: key } } })).status).toBe(200);
+  expect((await e2e.api("PATCH", `/workspaces/${workspaceId}/relationships/ssh-key`, { data: { type: "workspaces", attributes: { id: key } } })).status).toBe(200);
 }
 
 interface Step { op: string; name: string; changedInputs: string[] }
@@ -110,23 +82,23 @@ function stepsOf(events: EngineEvent[]): Step[] {
 
 async function preview(): Promise<{ steps: Step[]; summary: Record<string, number | undefined>; writes: string[]; requests: number }> {
   const events: EngineEvent[] = [];
-  emulator.clearRequests();
-  const result = await harness.stack.preview({ onEvent: (e) => events.push(e), onOutput: log, diff: true });
-  const requests = emulator.requests();
+  e2e.emulator.clearRequests();
+  const result = await e2e.stack.preview({ onEvent: (e) => events.push(e), onOutput: e2e.log, diff: true });
+  const requests = e2e.emulator.requests();
   return {
     steps: stepsOf(events),
     summary: result.changeSummary,
-    writes: requests.filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`),
+    writes: e2e.writes(),
     requests: requests.length,
   };
 }
 
 async function up(): Promise<{ changes: Record<string, number | undefined>; requests: string[]; notes: string[] }> {
   const events: EngineEvent[] = [];
-  emulator.clearRequests();
-  const result = await harness.stack.up({ onEvent: (e) => events.push(e), onOutput: log });
+  e2e.emulator.clearRequests();
+  const result = await e2e.stack.up({ onEvent: (e) => events.push(e), onOutput: e2e.log });
   expect(result.summary.result).toBe("succeeded");
-  return { changes: result.summary.resourceChanges ?? {}, requests: emulator.requests().map((r) => `${r.method} ${r.path}`), notes: notesOf(events) };
+  return { changes: result.summary.resourceChanges ?? {}, requests: e2e.requestLines(), notes: notesOf(events) };
 }
 
 const sshPath = (id: string | undefined): string => `/api/v2/workspaces/${String(id)}/relationships/ssh-key`;
@@ -146,10 +118,10 @@ test("up creates the workspaces and assigns the key with one request", async () 
   expect(changes).toEqual({ create: 4 });
   expect(await liveKey("ssh-first")).toBe(KEY_A);
   expect(requests.filter((r) => r.includes("ssh-key"))).toEqual([`PATCH ${sshPath(ids.first)}`]);
-  const outputs = await harness.stack.outputs();
+  const outputs = await e2e.stack.outputs();
   expect(outputs["workspaceId"]?.value).toBe(ids.first);
   expect(outputs["sshKeyId"]?.value).toBe(KEY_A);
-  expect(harness.allStoredText()).not.toContain(emulator.token);
+  expect(e2e.harness.allStoredText()).not.toContain(e2e.emulator.token);
 });
 
 test("a preview with nothing changed plans nothing and sends no request", async () => {
@@ -175,10 +147,10 @@ test("changing sshKeyId alone previews exactly that update, and up applies it wi
 });
 
 test("up --replace keeps the key assigned: the new resource assigns it, the old one's delete leaves it", async () => {
-  emulator.clearRequests();
-  const result = await harness.stack.up({ onOutput: log, replace: [`urn:pulumi:dev::wsbridge-ssh-key-assignment::${TYPE}::key`] });
+  e2e.emulator.clearRequests();
+  const result = await e2e.stack.up({ onOutput: e2e.log, replace: [`urn:pulumi:dev::wsbridge-ssh-key-assignment::${TYPE}::key`] });
   expect(result.summary.resourceChanges).toEqual({ same: 3, replace: 1 });
-  expect(emulator.requests().map((r) => `${r.method} ${r.path}`)).toEqual([
+  expect(e2e.requestLines()).toEqual([
     `PATCH ${sshPath(ids.first)}`, `GET /api/v2/workspaces/${String(ids.first)}`,
   ]);
   expect(await liveKey("ssh-first")).toBe(KEY_B);
@@ -188,10 +160,10 @@ test("up --replace keeps the key assigned: the new resource assigns it, the old 
 
 test("another key assigned outside Pulumi shows after refresh as exactly the restore, which up makes", async () => {
   await assignDirectly(String(ids.first), THEIRS);
-  emulator.clearRequests();
-  await harness.stack.refresh({ onOutput: log });
+  e2e.emulator.clearRequests();
+  await e2e.stack.refresh({ onOutput: e2e.log });
   // One read per resource: the two workspaces and the assignment.
-  expect(emulator.requests().filter((r) => r.path === `/api/v2/workspaces/${String(ids.first)}`)).toHaveLength(2);
+  expect(e2e.emulator.requests().filter((r) => r.path === `/api/v2/workspaces/${String(ids.first)}`)).toHaveLength(2);
   const { steps, writes } = await preview();
   expect(steps).toEqual([{ op: "update", name: "key", changedInputs: ["sshKeyId"] }]);
   expect(writes).toEqual([]);
@@ -203,7 +175,7 @@ test("another key assigned outside Pulumi shows after refresh as exactly the res
 
 test("a key unassigned outside Pulumi shows after refresh as exactly the restore, which up makes", async () => {
   await assignDirectly(String(ids.first), null);
-  await harness.stack.refresh({ onOutput: log });
+  await e2e.stack.refresh({ onOutput: e2e.log });
   const { steps } = await preview();
   expect(steps).toEqual([{ op: "update", name: "key", changedInputs: ["sshKeyId"] }]);
   await up();
@@ -215,11 +187,11 @@ test("a key unassigned outside Pulumi shows after refresh as exactly the restore
 test("two assignments for one workspace fail the preview, naming both", async () => {
   extra = [{ name: "duplicate", args: { workspaceId: ids.first, sshKeyId: KEY_A } }];
   try {
-    emulator.clearRequests();
-    const message = await messageOf(harness.stack.preview({ onOutput: log }));
+    e2e.emulator.clearRequests();
+    const message = await messageOf(e2e.stack.preview({ onOutput: e2e.log }));
     // The order follows registration, which the engine does not fix.
     expect(message).toMatch(new RegExp(`SshKeyAssignment resources "(key|duplicate)" and "(key|duplicate)" both declare "${String(ids.first)}"`));
-    expect(emulator.requests().filter((r) => r.method !== "GET")).toEqual([]);
+    expect(e2e.emulator.requests().filter((r) => r.method !== "GET")).toEqual([]);
   } finally {
     extra = [];
   }
@@ -240,11 +212,11 @@ const BAD: [string, Record<string, unknown>, string, string][] = [
 test.each(BAD)("%s fails at preview, naming the property and the rule, with no request", async (_what, args, property, rule) => {
   extra = [{ name: "bad", args }];
   try {
-    emulator.clearRequests();
-    const message = await messageOf(harness.stack.preview({ onOutput: log }));
+    e2e.emulator.clearRequests();
+    const message = await messageOf(e2e.stack.preview({ onOutput: e2e.log }));
     expect(message).toContain(`resource 'bad': property ${property} value`);
     expect(message).toContain(rule);
-    expect(emulator.requests()).toEqual([]);
+    expect(e2e.emulator.requests()).toEqual([]);
   } finally {
     extra = [];
   }
@@ -255,7 +227,7 @@ test.each(BAD)("%s fails at preview, naming the property and the rule, with no r
 test("a key that does not exist fails up with a message naming sshKeyId, and changes nothing", async () => {
   sshKeyId = "sshkey-doesnotexist00000";
   try {
-    const message = await messageOf(harness.stack.up({ onOutput: log }));
+    const message = await messageOf(e2e.stack.up({ onOutput: e2e.log }));
     expect(message).toContain('sshKeyId "sshkey-doesnotexist00000" was refused');
     expect(message).toContain("no such SSH key in the workspace's organization");
     expect(await liveKey("ssh-first")).toBe(KEY_B);
@@ -265,20 +237,20 @@ test("a key that does not exist fails up with a message naming sshKeyId, and cha
 });
 
 test("a read-only token's refusal says admin access on the workspace is missing", async () => {
-  const readOnly = emulator.issueToken({ kind: "team", access: "read" });
-  await harness.stack.setConfig("wsbridge:token", { value: readOnly, secret: true });
+  const readOnly = e2e.emulator.issueToken({ kind: "team", access: "read" });
+  await e2e.stack.setConfig("wsbridge:token", { value: readOnly, secret: true });
   sshKeyId = KEY_A;
   try {
-    const message = await messageOf(harness.stack.up({ onOutput: log }));
+    const message = await messageOf(e2e.stack.up({ onOutput: e2e.log }));
     expect(message).toContain("the SSH key was not assigned because the token may not change the workspace's settings");
     expect(message).toContain("it needs admin access on the workspace");
     expect(message).not.toContain(readOnly);
     expect(await liveKey("ssh-first")).toBe(KEY_B);
   } finally {
     sshKeyId = KEY_B;
-    await harness.stack.setConfig("wsbridge:token", { value: emulator.token, secret: true });
+    await e2e.stack.setConfig("wsbridge:token", { value: e2e.emulator.token, secret: true });
   }
-  expect(printed).not.toContain(readOnly);
+  expect(e2e.printed).not.toContain(readOnly);
 });
 
 // ---- another workspace -----------------------------------------------------------------------
@@ -314,15 +286,15 @@ test("destroy when someone else's key is assigned now leaves that key (a read, n
   expect(readded.requests).toEqual([`PATCH ${sshPath(ids.second)}`]);
   await assignDirectly(String(ids.second), THEIRS);
   const events: EngineEvent[] = [];
-  emulator.clearRequests();
-  const destroyed = await harness.stack.destroy({ onEvent: (e) => events.push(e), onOutput: log });
+  e2e.emulator.clearRequests();
+  const destroyed = await e2e.stack.destroy({ onEvent: (e) => events.push(e), onOutput: e2e.log });
   expect(destroyed.summary.result).toBe("succeeded");
-  const requests = emulator.requests().map((r) => `${r.method} ${r.path}`);
+  const requests = e2e.requestLines();
   expect(requests.filter((r) => r.includes("ssh-key") || r === `GET /api/v2/workspaces/${String(ids.second)}`))
     .toEqual([`GET /api/v2/workspaces/${String(ids.second)}`]);
   expect(notesOf(events)).toContainEqual(expect.stringContaining(
     `the workspace now uses SSH key "${THEIRS}", not "${KEY_B}" that this resource assigned, so it was left assigned`));
   // The workspaces went after it.
-  expect((await api("GET", `/organizations/${ORG}/workspaces/ssh-second`)).status).toBe(404);
-  expect(printed).not.toContain(emulator.token);
+  expect((await e2e.api("GET", `/organizations/${ORG}/workspaces/ssh-second`)).status).toBe(404);
+  expect(e2e.printed).not.toContain(e2e.emulator.token);
 });

@@ -4,13 +4,11 @@
 // as an update that sends nothing, refresh after the lock was released outside Pulumi and after someone else took it (reported, never adopted, never
 // unlocked by destroy, and a create that names them), the unlock's 503 retried during a replacement,
 // and destroy through force-unlock. Bad inputs and two locks on one workspace: workspace-lock-invalid-inputs-….
-import type { EngineEvent, PulumiCommand } from "@pulumi/pulumi/automation";
-import { request } from "undici";
-import { startEmulator, type RunningEmulator } from "../emulator";
+import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { notesOf } from "./support/engine-events";
-import { createStack, emulatorStackConfig, pulumiCli, type HarnessStack } from "../scripts/lib/stack-harness";
 import type { WorkspaceLockArgs } from "pulumi-wsbridge";
 import { failureOf } from "./support/failure";
+import { belowApi, useRealCliStack } from "./support/real-cli-stack";
 
 const messageOf = async (p: Promise<unknown>): Promise<string> => String((await failureOf(p)).message);
 const TYPE = "pulumi-nodejs:dynamic/wsbridge:WorkspaceLock";
@@ -20,55 +18,27 @@ type Args = Record<string, unknown>;
 /** The lock the program declares (null: none); `workspaceId` is the workspace's id unless given. */
 let lockArgs: Args | null = { reason: "change freeze" };
 
-let emulator: RunningEmulator;
-let cli: PulumiCommand;
-let harness: HarnessStack;
-let printed = "";
-const log = (text: string): void => {
-  printed += text;
-};
-
-beforeAll(async () => {
-  cli = await pulumiCli();
-  emulator = await startEmulator({ port: 0, edition: "hosted" });
-  harness = await createStack({
-    cli,
-    projectName: "wsbridge-workspace-lock",
-    config: emulatorStackConfig(emulator),
-    program: async () => {
-      const { Workspace, WorkspaceLock } = await import("pulumi-wsbridge");
-      const ws = new Workspace("subject", { name: WS_NAME });
-      const out: Record<string, unknown> = { workspaceId: ws.id };
-      if (lockArgs !== null) {
-        const lock = new WorkspaceLock("lock", { workspaceId: ws.id, ...lockArgs } as unknown as WorkspaceLockArgs);
-        Object.assign(out, { lockedById: lock.lockedById, lockedByKind: lock.lockedByKind, lockedReason: lock.lockedReason, held: lock.heldByThisResource });
-      }
-      return out;
-    },
-  });
-}, 20 * 60 * 1000);
-
-afterAll(async () => {
-  await harness?.dispose();
-  await emulator?.close();
+const e2e = useRealCliStack({
+  projectName: "wsbridge-workspace-lock",
+  emulator: { edition: "hosted" },
+  program: async () => {
+    const { Workspace, WorkspaceLock } = await import("pulumi-wsbridge");
+    const ws = new Workspace("subject", { name: WS_NAME });
+    const out: Record<string, unknown> = { workspaceId: ws.id };
+    if (lockArgs !== null) {
+      const lock = new WorkspaceLock("lock", { workspaceId: ws.id, ...lockArgs } as unknown as WorkspaceLockArgs);
+      Object.assign(out, { lockedById: lock.lockedById, lockedByKind: lock.lockedByKind, lockedReason: lock.lockedReason, held: lock.heldByThisResource });
+    }
+    return out;
+  },
 });
 
 // ---- helpers ---------------------------------------------------------------------------------
 
 type Doc = { data: { id: string; attributes: Record<string, unknown>; relationships: Record<string, { data?: { id: string; type: string } | null }> } };
 
-async function api(method: string, path: string, body?: unknown, token = emulator.token): Promise<{ status: number; doc: Doc }> {
-  const res = await request(`${emulator.url}/api/v2${path}`, {
-    method: method as "GET",
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/vnd.api+json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.body.text();
-  return { status: res.statusCode, doc: (text ? JSON.parse(text) : {}) as Doc };
-}
-
 async function live(): Promise<{ id: string; locked: unknown; reason: unknown; by: { id: string; type: string } | null | undefined }> {
-  const { status, doc } = await api("GET", `/organizations/${emulator.organization}/workspaces/${WS_NAME}`);
+  const { status, doc } = await e2e.api<Doc>("GET", `/organizations/${e2e.emulator.organization}/workspaces/${WS_NAME}`);
   expect(status).toBe(200);
   return { id: doc.data.id, locked: doc.data.attributes["locked"], reason: doc.data.attributes["locked-reason"], by: doc.data.relationships["locked-by"]?.data };
 }
@@ -91,19 +61,19 @@ function stepsOf(events: EngineEvent[]): Step[] {
 
 async function preview(): Promise<{ steps: Step[]; summary: Record<string, number | undefined>; requests: string[] }> {
   const events: EngineEvent[] = [];
-  emulator.clearRequests();
-  const result = await harness.stack.preview({ onEvent: (e) => events.push(e), onOutput: log, diff: true });
-  return { steps: stepsOf(events), summary: result.changeSummary, requests: emulator.requests().map((r) => `${r.method} ${r.path}`) };
+  e2e.emulator.clearRequests();
+  const result = await e2e.stack.preview({ onEvent: (e) => events.push(e), onOutput: e2e.log, diff: true });
+  return { steps: stepsOf(events), summary: result.changeSummary, requests: e2e.requestLines() };
 }
 
 async function up(): Promise<{ changes: Record<string, number | undefined>; requests: string[]; notes: string[]; outputs: Record<string, unknown> }> {
   const events: EngineEvent[] = [];
-  emulator.clearRequests();
-  const result = await harness.stack.up({ onOutput: log, onEvent: (e) => events.push(e) });
+  e2e.emulator.clearRequests();
+  const result = await e2e.stack.up({ onOutput: e2e.log, onEvent: (e) => events.push(e) });
   expect(result.summary.result).toBe("succeeded");
   return {
     changes: result.summary.resourceChanges ?? {},
-    requests: emulator.requests().map((r) => `${r.method} ${r.path.replace("/api/v2", "")}`),
+    requests: e2e.requestLines(belowApi),
     notes: notesOf(events),
     outputs: Object.fromEntries(Object.entries(result.outputs).map(([k, v]) => [k, v.value])),
   };
@@ -111,14 +81,14 @@ async function up(): Promise<{ changes: Record<string, number | undefined>; requ
 
 /** The lock resource's outputs in the state (stack outputs change only when the program runs). */
 async function lockOutputs(): Promise<Record<string, unknown> | undefined> {
-  const state = await harness.stack.exportStack();
+  const state = await e2e.stack.exportStack();
   const resources = (state.deployment as { resources?: { type: string; outputs?: Record<string, unknown> }[] }).resources ?? [];
   return resources.find((r) => r.type === TYPE)?.outputs;
 }
 
 async function refresh(): Promise<{ changes: Record<string, number | undefined>; notes: string[] }> {
   const events: EngineEvent[] = [];
-  const result = await harness.stack.refresh({ onOutput: log, onEvent: (e) => events.push(e) });
+  const result = await e2e.stack.refresh({ onOutput: e2e.log, onEvent: (e) => events.push(e) });
   return { changes: result.summary.resourceChanges ?? {}, notes: notesOf(events) };
 }
 
@@ -136,9 +106,9 @@ test("up creates the workspace and locks it with the reason: a read and one lock
   expect(changes).toEqual({ create: 3 });
   const ws = await live();
   expect(ws).toMatchObject({ locked: true, reason: "change freeze", by: { type: "users" } });
-  expect(requests).toEqual([`POST /organizations/${emulator.organization}/workspaces`, `GET /workspaces/${ws.id}`, `POST /workspaces/${ws.id}/actions/lock`]);
+  expect(requests).toEqual([`POST /organizations/${e2e.emulator.organization}/workspaces`, `GET /workspaces/${ws.id}`, `POST /workspaces/${ws.id}/actions/lock`]);
   expect(outputs).toEqual({ workspaceId: ws.id, lockedById: ws.by?.id, lockedByKind: "users", lockedReason: "change freeze", held: true });
-  expect(harness.allStoredText()).not.toContain(emulator.token);
+  expect(e2e.harness.allStoredText()).not.toContain(e2e.emulator.token);
 });
 
 test("a preview with nothing changed plans nothing and sends no request", async () => {
@@ -158,9 +128,9 @@ test("a reason change previews exactly a replacement that unlocks first; up appl
   expect(requests).toEqual([]);
   const ws = await live();
   // The service answers 503 while the latest intermediate state version is not finalized.
-  emulator.setFaults({ script: [{ match: { method: "POST", path: `/api/v2/workspaces/${ws.id}/actions/unlock` }, status: 503, times: 2 }] });
+  e2e.emulator.setFaults({ script: [{ match: { method: "POST", path: `/api/v2/workspaces/${ws.id}/actions/unlock` }, status: 503, times: 2 }] });
   const applied = await up();
-  emulator.clearFaults();
+  e2e.emulator.clearFaults();
   expect(applied.changes).toEqual({ same: 2, replace: 1 });
   expect(applied.requests).toEqual([
     `GET /workspaces/${ws.id}`, `POST /workspaces/${ws.id}/actions/unlock`, `POST /workspaces/${ws.id}/actions/unlock`,
@@ -183,7 +153,7 @@ test("forceUnlockOnDestroy previews exactly an update, and up sends nothing", as
 
 test("a lock released outside Pulumi leaves the state at refresh, and up locks again", async () => {
   const ws = await live();
-  expect((await api("POST", `/workspaces/${ws.id}/actions/unlock`)).status).toBe(200);
+  expect((await e2e.api("POST", `/workspaces/${ws.id}/actions/unlock`)).status).toBe(200);
   expect((await refresh()).changes).toMatchObject({ delete: 1 });
   const applied = await up();
   expect(applied.changes).toEqual({ same: 2, create: 1 });
@@ -192,9 +162,9 @@ test("a lock released outside Pulumi leaves the state at refresh, and up locks a
 
 test("someone else's lock: refresh reports it without adopting it, destroy leaves it, and a create names them", async () => {
   const ws = await live();
-  expect((await api("POST", `/workspaces/${ws.id}/actions/unlock`)).status).toBe(200);
-  const team = emulator.issueToken({ kind: "team", access: "lock" });
-  const theirs = await api("POST", `/workspaces/${ws.id}/actions/lock`, { reason: "hotfix by the on-call team" }, team);
+  expect((await e2e.api("POST", `/workspaces/${ws.id}/actions/unlock`)).status).toBe(200);
+  const team = e2e.emulator.issueToken({ kind: "team", access: "lock" });
+  const theirs = await e2e.api<Doc>("POST", `/workspaces/${ws.id}/actions/lock`, { reason: "hotfix by the on-call team" }, team);
   const teamId = theirs.doc.data.relationships["locked-by"]?.data?.id ?? "";
   expect(teamId).toMatch(/^team-/);
 
@@ -216,14 +186,14 @@ test("someone else's lock: refresh reports it without adopting it, destroy leave
 
   // Declaring it again while they hold it: the create fails naming them, without a lock request.
   lockArgs = { reason: "release 42 in progress", forceUnlockOnDestroy: true };
-  emulator.clearRequests();
-  const message = await messageOf(harness.stack.up({ onOutput: log }));
+  e2e.emulator.clearRequests();
+  const message = await messageOf(e2e.stack.up({ onOutput: e2e.log }));
   expect(message).toContain(`already locked by team ${teamId} (reason: "hotfix by the on-call team")`);
   expect(message).toContain("Ask the holder to unlock it");
-  expect(emulator.requests().filter((r) => r.path.endsWith("/actions/lock"))).toEqual([]);
+  expect(e2e.emulator.requests().filter((r) => r.path.endsWith("/actions/lock"))).toEqual([]);
 
   // Once they release it, up locks.
-  expect((await api("POST", `/workspaces/${ws.id}/actions/unlock`, undefined, team)).status).toBe(200);
+  expect((await e2e.api("POST", `/workspaces/${ws.id}/actions/unlock`, undefined, team)).status).toBe(200);
   expect((await up()).changes).toEqual({ same: 2, create: 1 });
   expect((await live()).by?.type).toBe("users");
 });
@@ -232,12 +202,12 @@ test("someone else's lock: refresh reports it without adopting it, destroy leave
 
 test("destroy force-unlocks (forceUnlockOnDestroy, the owner is an admin) and deletes the workspace", async () => {
   const ws = await live();
-  emulator.clearRequests();
-  const result = await harness.stack.destroy({ onOutput: log });
+  e2e.emulator.clearRequests();
+  const result = await e2e.stack.destroy({ onOutput: e2e.log });
   expect(result.summary.result).toBe("succeeded");
-  expect(emulator.requests().map((r) => `${r.method} ${r.path.replace("/api/v2", "")}`)).toEqual([
+  expect(e2e.requestLines(belowApi)).toEqual([
     `GET /workspaces/${ws.id}`, `POST /workspaces/${ws.id}/actions/force-unlock`, `POST /workspaces/${ws.id}/actions/safe-delete`,
   ]);
-  expect((await api("GET", `/workspaces/${ws.id}`)).status).toBe(404);
-  expect(printed).not.toContain(emulator.token);
+  expect((await e2e.api("GET", `/workspaces/${ws.id}`)).status).toBe(404);
+  expect(e2e.printed).not.toContain(e2e.emulator.token);
 });
