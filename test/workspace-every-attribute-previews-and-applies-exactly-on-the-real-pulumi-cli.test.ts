@@ -46,8 +46,10 @@ const initial = (): Args => ({
   autoApplyRunTrigger: true,
   autoDestroyActivityDuration: "14d",
   fileTriggersEnabled: false,
-  triggerPatterns: ["modules/**/*.tf", "*.tf"],
+  // Prefixes, not patterns: the service refuses trigger patterns with file triggers off (issue 25).
+  triggerPrefixes: ["modules/", "envs/"],
   globalRemoteState: true,
+  projectRemoteState: false,
   queueAllRuns: true,
   speculativeEnabled: false,
   engineVersion: "1.9.5",
@@ -165,7 +167,8 @@ test("up creates the workspace with every declared attribute in one create reque
     "auto-destroy-activity-duration": "14d", "file-triggers-enabled": false, "global-remote-state": true,
     "queue-all-runs": true, "speculative-enabled": false, "working-directory": "stacks/prod", "source-name": "platform-pipeline",
   });
-  expect([...(a["trigger-patterns"] as string[])].sort()).toEqual(["*.tf", "modules/**/*.tf"]);
+  expect([...(a["trigger-prefixes"] as string[])].sort()).toEqual(["envs/", "modules/"]);
+  expect(a["project-remote-state"]).toBe(false);
   expect(String(a["source-url"])).toMatch(/^https:\/\/ci\.example\.com\/pipelines\/42#owner=wsbridge-every-attribute\/.+\/Workspace\/full$/);
   expect(a["vcs-repo"]).toMatchObject({ identifier: "acme/infrastructure", "oauth-token-id": OAUTH, branch: "main", "ingress-submodules": true });
   expect(ws.relationships["project"]?.data?.id).toBe(PROJECT_A);
@@ -206,8 +209,9 @@ const CHANGES: [string, unknown, (a: Record<string, unknown>) => unknown, unknow
   ["autoApplyRunTrigger", false, (a) => a["auto-apply-run-trigger"], false],
   ["autoDestroyActivityDuration", "36h", (a) => a["auto-destroy-activity-duration"], "36h"],
   ["fileTriggersEnabled", true, (a) => a["file-triggers-enabled"], true],
-  ["triggerPatterns", ["envs/**"], (a) => a["trigger-patterns"], ["envs/**"]],
+  ["triggerPrefixes", ["stacks/", "envs/"], (a) => [...(a["trigger-prefixes"] as string[])].sort(), ["envs/", "stacks/"]],
   ["globalRemoteState", false, (a) => a["global-remote-state"], false],
+  ["projectRemoteState", true, (a) => a["project-remote-state"], true],
   ["queueAllRuns", false, (a) => a["queue-all-runs"], false],
   ["speculativeEnabled", true, (a) => a["speculative-enabled"], true],
   ["engineVersion", "~> 1.10.0", (a) => a["engine-version"] ?? a["terraform-version"], "~> 1.10.0"],
@@ -229,8 +233,8 @@ test.each(CHANGES)("changing %s alone previews exactly that update, and up appli
   expect(read((await live()).attributes)).toEqual(expected);
 });
 
-test("reordering a set (trigger patterns, flat tags) previews nothing", async () => {
-  full = { ...full, triggerPatterns: [...(full.triggerPatterns as string[])].reverse(), tagNames: [...(full.tagNames as string[])].reverse() };
+test("reordering a set (trigger prefixes, flat tags) previews nothing", async () => {
+  full = { ...full, triggerPrefixes: [...(full.triggerPrefixes as string[])].reverse(), tagNames: [...(full.tagNames as string[])].reverse() };
   const { steps } = await preview();
   expect(steps).toEqual([]);
 });
