@@ -4,22 +4,14 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import type { ConfigMap, PulumiCommand } from "@pulumi/pulumi/automation";
+import type { ConfigMap } from "@pulumi/pulumi/automation";
 import { request } from "undici";
 import { startEmulator, type RunningEmulator } from "../emulator";
-import { createStack, emulatorStackConfig, pulumiCli, type HarnessStack } from "../scripts/lib/stack-harness";
+import { createStack, emulatorStackConfig, type HarnessStack } from "../scripts/lib/stack-harness";
+import { useEmulatorAndCli } from "./support/real-cli-stack";
 
-let cli: PulumiCommand;
-let emulator: RunningEmulator;
-
-beforeAll(async () => {
-  cli = await pulumiCli();
-  emulator = await startEmulator({ port: 0, quiet: true });
-}, 20 * 60 * 1000);
-
-afterAll(async () => {
-  await emulator?.close();
-});
+// One emulator for the file; each test makes (and disposes) its own stack.
+const e2e = useEmulatorAndCli({ quiet: true });
 
 interface Declared {
   resource: string;
@@ -30,9 +22,9 @@ interface Declared {
 }
 
 /** A stack whose program declares what `declared` currently holds (tests change it between runs). */
-async function stackWith(project: string, declared: Declared[], config: ConfigMap = emulatorStackConfig(emulator)): Promise<HarnessStack> {
+async function stackWith(project: string, declared: Declared[], config: ConfigMap = emulatorStackConfig(e2e.emulator)): Promise<HarnessStack> {
   return createStack({
-    cli,
+    cli: e2e.cli,
     projectName: project,
     config,
     program: async () => {
@@ -47,19 +39,9 @@ async function stackWith(project: string, declared: Declared[], config: ConfigMa
   });
 }
 
-async function api(method: string, url: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await request(url.startsWith("http") ? url : `${emulator.url}${url}`, {
-    method: method as "GET",
-    headers: { authorization: `Bearer ${emulator.token}`, "content-type": "application/vnd.api+json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.body.text();
-  return { status: res.statusCode, body: text === "" ? undefined : JSON.parse(text) };
-}
-
 async function workspacesNamed(org: string, name: string): Promise<string[]> {
-  const r = await api("GET", `/api/v2/organizations/${org}/workspaces?search%5Bname%5D=${name}&page%5Bsize%5D=100`);
-  return (r.body.data as Array<{ id: string; attributes: { name: string } }>).filter((w) => w.attributes.name === name).map((w) => w.id);
+  const r = await e2e.api<{ data: Array<{ id: string; attributes: { name: string } }> }>("GET", `/organizations/${org}/workspaces?search%5Bname%5D=${name}&page%5Bsize%5D=100`);
+  return r.doc.data.filter((w) => w.attributes.name === name).map((w) => w.id);
 }
 
 async function stateIds(h: HarnessStack): Promise<string[]> {
@@ -90,10 +72,10 @@ test("up --replace deletes the old workspace first (names are unique) and leaves
   const h = await stackWith("wsbridge-replace", declared);
   try {
     await h.stack.up();
-    const [before] = await workspacesNamed(emulator.organization, "replace-me");
+    const [before] = await workspacesNamed(e2e.emulator.organization, "replace-me");
     const up = await h.stack.up({ replace: [await urnOf(h, "net")] });
     expect(up.summary.resourceChanges).toMatchObject({ replace: 1 });
-    const after = await workspacesNamed(emulator.organization, "replace-me");
+    const after = await workspacesNamed(e2e.emulator.organization, "replace-me");
     expect(after).toHaveLength(1);
     expect(after[0]).not.toBe(before);
     expect(await stateIds(h)).toEqual(after);
@@ -109,11 +91,11 @@ test("up --replace with deleteBeforeReplace: false keeps the workspace rather th
   const h = await stackWith("wsbridge-replace-kept", declared);
   try {
     await h.stack.up();
-    const before = await workspacesNamed(emulator.organization, "replace-kept");
+    const before = await workspacesNamed(e2e.emulator.organization, "replace-kept");
     const up = await h.stack.up({ replace: [await urnOf(h, "net")] });
     expect(up.summary.result).toBe("succeeded");
     // Create-before-delete cannot make a second workspace of that name; the old one is kept, not deleted.
-    expect(await workspacesNamed(emulator.organization, "replace-kept")).toEqual(before);
+    expect(await workspacesNamed(e2e.emulator.organization, "replace-kept")).toEqual(before);
     expect(await stateIds(h)).toEqual(before);
     expect((await h.stack.preview()).changeSummary).toEqual({ same: 2 });
   } finally {
@@ -127,18 +109,18 @@ test("a resource renamed without an alias fails naming the alias to add; with it
   const h = await stackWith("wsbridge-rename", declared);
   try {
     await h.stack.up();
-    const [id] = await workspacesNamed(emulator.organization, "renamed-ws");
+    const [id] = await workspacesNamed(e2e.emulator.organization, "renamed-ws");
     declared[0] = { resource: "new-name", name: "renamed-ws" };
     const message = await failureOf(h.stack.up());
     expect(message).toContain('it was created by resource "old-name" of this stack');
     expect(message).toContain('`aliases: [{ name: "old-name" }]`');
     // The failed run touched nothing on the server.
-    expect(await workspacesNamed(emulator.organization, "renamed-ws")).toEqual([id]);
+    expect(await workspacesNamed(e2e.emulator.organization, "renamed-ws")).toEqual([id]);
 
     declared[0] = { resource: "new-name", name: "renamed-ws", aliases: ["old-name"] };
     const up = await h.stack.up();
     expect(up.summary.resourceChanges).not.toHaveProperty("create");
-    expect(await workspacesNamed(emulator.organization, "renamed-ws")).toEqual([id]);
+    expect(await workspacesNamed(e2e.emulator.organization, "renamed-ws")).toEqual([id]);
     expect(await stateIds(h)).toEqual([id]);
   } finally {
     await h.stack.destroy().catch(() => undefined);
@@ -148,19 +130,19 @@ test("a resource renamed without an alias fails naming the alias to add; with it
 
 test("moving a workspace to another organization replaces it, deleting the old one first (the class's default)", async () => {
   const other = `moved-to-${Date.now().toString(36)}`;
-  expect((await api("POST", "/api/v2/organizations", { data: { type: "organizations", attributes: { name: other } } })).status).toBe(201);
+  expect((await e2e.api("POST", "/organizations", { data: { type: "organizations", attributes: { name: other } } })).status).toBe(201);
   const declared: Declared[] = [{ resource: "net", name: "moving-ws" }];
   const h = await stackWith("wsbridge-move", declared);
   try {
     await h.stack.up();
-    const [old] = await workspacesNamed(emulator.organization, "moving-ws");
+    const [old] = await workspacesNamed(e2e.emulator.organization, "moving-ws");
     declared[0] = { resource: "net", name: "moving-ws", organization: other };
-    emulator.clearRequests();
+    e2e.emulator.clearRequests();
     const up = await h.stack.up();
     expect(up.summary.resourceChanges).toMatchObject({ replace: 1 });
-    const mutations = emulator.requests().filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`);
+    const mutations = e2e.writes();
     expect(mutations).toEqual([`POST /api/v2/workspaces/${old}/actions/safe-delete`, `POST /api/v2/organizations/${other}/workspaces`]);
-    expect(await workspacesNamed(emulator.organization, "moving-ws")).toEqual([]);
+    expect(await workspacesNamed(e2e.emulator.organization, "moving-ws")).toEqual([]);
     expect(await workspacesNamed(other, "moving-ws")).toHaveLength(1);
   } finally {
     await h.stack.destroy().catch(() => undefined);
@@ -173,14 +155,14 @@ test("a move to an organization that does not exist fails at preview, before any
   const h = await stackWith("wsbridge-move-nowhere", declared);
   try {
     await h.stack.up();
-    const before = await workspacesNamed(emulator.organization, "staying-ws");
+    const before = await workspacesNamed(e2e.emulator.organization, "staying-ws");
     declared[0] = { resource: "net", name: "staying-ws", organization: "no-such-org" };
-    emulator.clearRequests();
+    e2e.emulator.clearRequests();
     const message = await failureOf(h.stack.preview());
     expect(message).toContain('cannot move to organization "no-such-org": it does not exist');
-    expect(emulator.requests().filter((r) => r.method !== "GET")).toEqual([]);
+    expect(e2e.emulator.requests().filter((r) => r.method !== "GET")).toEqual([]);
     expect(await failureOf(h.stack.up())).toContain("Nothing was changed");
-    expect(await workspacesNamed(emulator.organization, "staying-ws")).toEqual(before);
+    expect(await workspacesNamed(e2e.emulator.organization, "staying-ws")).toEqual(before);
   } finally {
     declared[0] = { resource: "net", name: "staying-ws" };
     await h.stack.destroy().catch(() => undefined);
@@ -226,15 +208,15 @@ test("after the address changes, refresh and destroy say what to run; with --run
 
 describe("preview catches what up would refuse", () => {
   test("a token in plaintext config gets a warning naming the fix; a secret one does not", async () => {
-    const plain = { ...emulatorStackConfig(emulator), "wsbridge:token": { value: emulator.token, secret: false } };
+    const plain = { ...emulatorStackConfig(e2e.emulator), "wsbridge:token": { value: e2e.emulator.token, secret: false } };
     const h = await stackWith("wsbridge-plaintext", [{ resource: "net", name: "plaintext-ws" }], plain);
     try {
       let printed = "";
       await h.stack.preview({ onOutput: (t) => { printed += t; } });
       expect(printed).toContain("wsbridge:token is set in plaintext");
       expect(printed).toContain("pulumi config set --secret wsbridge:token <token>");
-      expect(printed).not.toContain(emulator.token);
-      await h.stack.setConfig("wsbridge:token", { value: emulator.token, secret: true });
+      expect(printed).not.toContain(e2e.emulator.token);
+      await h.stack.setConfig("wsbridge:token", { value: e2e.emulator.token, secret: true });
       printed = "";
       await h.stack.preview({ onOutput: (t) => { printed += t; } });
       expect(printed).not.toContain("in plaintext");
@@ -246,17 +228,17 @@ describe("preview catches what up would refuse", () => {
   test("two resources declaring one workspace name fail the preview, naming both", async () => {
     const h = await stackWith("wsbridge-twice", [{ resource: "a", name: "same-ws" }, { resource: "b", name: "same-ws" }]);
     try {
-      emulator.clearRequests();
+      e2e.emulator.clearRequests();
       const message = await failureOf(h.stack.preview());
       expect(message).toContain('Workspace resources "a" and "b" both declare');
-      expect(emulator.requests().filter((r) => r.method !== "GET")).toEqual([]);
+      expect(e2e.emulator.requests().filter((r) => r.method !== "GET")).toEqual([]);
     } finally {
       await h.dispose();
     }
   }, 10 * 60 * 1000);
 
   test("a setting up would refuse fails the preview, naming it", async () => {
-    const config = { ...emulatorStackConfig(emulator), "wsbridge:edition": { value: "cloud" } };
+    const config = { ...emulatorStackConfig(e2e.emulator), "wsbridge:edition": { value: "cloud" } };
     const h = await stackWith("wsbridge-badsetting", [{ resource: "net", name: "setting-ws" }], config);
     try {
       const message = await failureOf(h.stack.preview());
