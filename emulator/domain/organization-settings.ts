@@ -10,9 +10,7 @@
  */
 import { errors } from "../errors";
 import type { Json } from "../jsonapi";
-
-export type SettingValue = boolean | number | string | null;
-export type OrganizationSettings = Record<string, SettingValue>;
+import type { OrganizationSettings, SettingValue } from "../store/model";
 
 type Rule =
   | { kind: "boolean"; default: boolean }
