@@ -97,6 +97,7 @@ describe.each<Edition>(["hosted", "self-managed"])("the %s edition", (edition) =
         sshKeyId: SSH_KEY_ID,
         autoApply: true,
         globalRemoteState: true,
+        projectRemoteState: false,
         workingDirectory: "infra",
         tagNames: ["prod", "web"],
         locked: false,

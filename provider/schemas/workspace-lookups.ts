@@ -75,6 +75,8 @@ export interface WorkspaceLookupResult {
   autoApply: boolean;
   /** Whether every workspace of the organization may read this one's state. */
   globalRemoteState: boolean;
+  /** Whether the other workspaces of its project may read this one's state; null if the server sent none. */
+  projectRemoteState: boolean | null;
   /** The directory the engine runs in, relative to the repository root; null for the root. */
   workingDirectory: string | null;
   /** The workspace's flat tags. */

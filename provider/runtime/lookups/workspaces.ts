@@ -156,6 +156,7 @@ function toLookupResult(w: Workspace, address: string): WorkspaceLookupResult {
     sshKeyId: w.sshKeyId,
     autoApply: w.autoApply,
     globalRemoteState: w.globalRemoteState,
+    projectRemoteState: w.projectRemoteState ?? null,
     workingDirectory: w.workingDirectory === "" ? null : w.workingDirectory,
     tagNames: [...w.tagNames],
     locked: w.locked,
