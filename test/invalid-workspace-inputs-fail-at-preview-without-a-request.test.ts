@@ -1,33 +1,17 @@
 // Bad Workspace inputs fail `pulumi preview` (the real CLI), each naming the property and the rule,
 // and nothing reaches the server: the emulator's request log stays empty.
-import type { PulumiCommand } from "@pulumi/pulumi/automation";
-import { startEmulator, type RunningEmulator } from "../emulator";
-import { createStack, emulatorStackConfig, pulumiCli, type HarnessStack } from "../scripts/lib/stack-harness";
 import type { WorkspaceArgs } from "pulumi-wsbridge";
 import { engineUnreachable, realProcess } from "./support/engine-gone";
+import { useRealCliStack } from "./support/real-cli-stack";
 
-let emulator: RunningEmulator;
-let cli: PulumiCommand;
-let harness: HarnessStack;
 let args: Record<string, unknown> = { name: "valid" };
 
-beforeAll(async () => {
-  cli = await pulumiCli();
-  emulator = await startEmulator({ port: 0 });
-  harness = await createStack({
-    cli,
-    projectName: "wsbridge-invalid-inputs",
-    config: emulatorStackConfig(emulator),
-    program: async () => {
-      const { Workspace } = await import("pulumi-wsbridge");
-      new Workspace("subject", args as unknown as WorkspaceArgs);
-    },
-  });
-}, 20 * 60 * 1000);
-
-afterAll(async () => {
-  await harness?.dispose();
-  await emulator?.close();
+const e2e = useRealCliStack({
+  projectName: "wsbridge-invalid-inputs",
+  program: async () => {
+    const { Workspace } = await import("pulumi-wsbridge");
+    new Workspace("subject", args as unknown as WorkspaceArgs);
+  },
 });
 
 const long = (n: number): string => "a".repeat(n);
@@ -98,7 +82,7 @@ async function previewFailure(): Promise<string> {
   for (let attempt = 1; ; attempt++) {
     const before = unreachableSeen;
     try {
-      const result = await harness.stack.preview();
+      const result = await e2e.stack.preview();
       // Every program here registers the stack and one Workspace: fewer in the summary means the program
       // lost its connection to the engine part-way (it can fail after registering the stack).
       const registered = Object.values(result.changeSummary).reduce((sum, n) => sum + (n ?? 0), 0);
@@ -112,9 +96,9 @@ async function previewFailure(): Promise<string> {
 
 test.each(CASES)("%s fails at preview, naming the property and the rule, with no request", async (_what, inputs, property, rule) => {
   args = inputs;
-  emulator.clearRequests();
+  e2e.emulator.clearRequests();
   const message = await previewFailure();
   expect(message).toContain(property);
   expect(message).toContain(rule);
-  expect(emulator.requests()).toEqual([]);
+  expect(e2e.emulator.requests()).toEqual([]);
 });
