@@ -5,13 +5,12 @@
 // consumers read over pages without a diff, exclusive mode (refused with a one-workspace admin team
 // token, then applied with the owner's), bad inputs refused at preview without a write, and destroy
 // removing only what the resource managed.
-import type { EngineEvent, PulumiCommand } from "@pulumi/pulumi/automation";
-import { request } from "undici";
-import { DEFAULT_ORGANIZATION, startEmulator, type RunningEmulator } from "../emulator";
+import type { EngineEvent } from "@pulumi/pulumi/automation";
+import { DEFAULT_ORGANIZATION } from "../emulator";
 import { stepsOf } from "./support/engine-events";
-import { createStack, emulatorStackConfig, pulumiCli, type HarnessStack } from "../scripts/lib/stack-harness";
 import type { RemoteStateConsumersArgs } from "pulumi-wsbridge";
 import { failureOf } from "./support/failure";
+import { useRealCliStack } from "./support/real-cli-stack";
 
 const ORG = DEFAULT_ORGANIZATION;
 const TYPE = "pulumi-nodejs:dynamic/wsbridge:RemoteStateConsumers";
@@ -27,88 +26,62 @@ let declared = true;
 let extra: { name: string; args: Record<string, unknown> }[] = [];
 let madeId: string | undefined;
 
-let emulator: RunningEmulator;
-let cli: PulumiCommand;
-let harness: HarnessStack;
-let printed = "";
-const log = (text: string): void => {
-  printed += text;
-};
 const messageOf = async (p: Promise<unknown>): Promise<string> => String((await failureOf(p)).message);
+const PLAIN = [SUBJECT, A, B, C, OUTSIDER, BIG, ...PAGED];
 
-beforeAll(async () => {
-  cli = await pulumiCli();
-  const plain = [SUBJECT, A, B, C, OUTSIDER, BIG, ...PAGED];
-  emulator = await startEmulator({
-    port: 0,
+const e2e = useRealCliStack({
+  projectName: "wsbridge-remote-state-consumers",
+  emulator: {
     fixtures: {
       organizations: [{
         name: ORG,
         workspaces: [
-          ...plain.map((id) => ({ id, name: id.replace("ws-", "n-"), attributes: { "global-remote-state": false } })),
+          ...PLAIN.map((id) => ({ id, name: id.replace("ws-", "n-"), attributes: { "global-remote-state": false } })),
           { id: SHARED, name: "n-shared", attributes: { "global-remote-state": true } },
           { id: PROJECT_SHARED, name: "n-project-shared", attributes: { "project-remote-state": true } },
         ],
       }],
     },
-  });
-  harness = await createStack({
-    cli,
-    projectName: "wsbridge-remote-state-consumers",
-    config: emulatorStackConfig(emulator),
-    program: async () => {
-      const { Workspace, RemoteStateConsumers } = await import("pulumi-wsbridge");
-      if (!declared) return {};
-      const made = new Workspace("made", { name: "rsc-made" });
-      made.id.apply((id) => { madeId = id; });
-      const readers = new RemoteStateConsumers("readers", {
-        workspaceId: SUBJECT, consumerIds: [made.id, ...declaredConsumers], ...(exclusive !== undefined && { exclusive }),
-      });
-      new RemoteStateConsumers("paged", { workspaceId: BIG, consumerIds: [...PAGED].reverse() });
-      for (const e of extra) new RemoteStateConsumers(e.name, e.args as unknown as RemoteStateConsumersArgs);
-      return { consumerIds: readers.consumerIds, allConsumerIds: readers.allConsumerIds };
-    },
-  });
-}, 20 * 60 * 1000);
-
-afterAll(async () => {
-  await harness?.dispose();
-  await emulator?.close();
+  },
+  program: async () => {
+    const { Workspace, RemoteStateConsumers } = await import("pulumi-wsbridge");
+    if (!declared) return {};
+    const made = new Workspace("made", { name: "rsc-made" });
+    made.id.apply((id) => { madeId = id; });
+    const readers = new RemoteStateConsumers("readers", {
+      workspaceId: SUBJECT, consumerIds: [made.id, ...declaredConsumers], ...(exclusive !== undefined && { exclusive }),
+    });
+    new RemoteStateConsumers("paged", { workspaceId: BIG, consumerIds: [...PAGED].reverse() });
+    for (const e of extra) new RemoteStateConsumers(e.name, e.args as unknown as RemoteStateConsumersArgs);
+    return { consumerIds: readers.consumerIds, allConsumerIds: readers.allConsumerIds };
+  },
 });
 
 // ---- helpers ---------------------------------------------------------------------------------
 
-async function api(method: string, path: string, body?: unknown): Promise<{ status: number; doc: { data: Array<{ id: string }> } }> {
-  const res = await request(`${emulator.url}/api/v2${path}`, {
-    method: method as "GET",
-    headers: { authorization: `Bearer ${emulator.token}`, "content-type": "application/vnd.api+json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.body.text();
-  return { status: res.statusCode, doc: text ? JSON.parse(text) : undefined };
-}
+type Page = { data: Array<{ id: string }> };
 
 const rel = (id: string): string => `/api/v2/workspaces/${id}/relationships/remote-state-consumers`;
 const refs = (list: string[]) => ({ data: list.map((id) => ({ type: "workspaces", id })) });
 
 async function live(id: string): Promise<string[]> {
-  const { status, doc } = await api("GET", `${rel(id).replace("/api/v2", "")}?page%5Bsize%5D=100`);
+  const { status, doc } = await e2e.api<Page>("GET", `${rel(id).replace("/api/v2", "")}?page%5Bsize%5D=100`);
   expect(status).toBe(200);
   return doc.data.map((w) => w.id).sort();
 }
 
 async function preview(): Promise<{ steps: ReturnType<typeof stepsOf>; writes: string[] }> {
   const events: EngineEvent[] = [];
-  emulator.clearRequests();
-  await harness.stack.preview({ onEvent: (e) => events.push(e), onOutput: log, diff: true });
-  return { steps: stepsOf(events, TYPE), writes: emulator.requests().filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`) };
+  e2e.emulator.clearRequests();
+  await e2e.stack.preview({ onEvent: (e) => events.push(e), onOutput: e2e.log, diff: true });
+  return { steps: stepsOf(events, TYPE), writes: e2e.writes() };
 }
 
 async function up(): Promise<string[]> {
-  emulator.clearRequests();
-  const result = await harness.stack.up({ onOutput: log });
+  e2e.emulator.clearRequests();
+  const result = await e2e.stack.up({ onOutput: e2e.log });
   expect(result.summary.result).toBe("succeeded");
-  return emulator.requests().filter((r) => r.path.startsWith(rel(SUBJECT))).map((r) => r.method);
+  return e2e.emulator.requests().filter((r) => r.path.startsWith(rel(SUBJECT))).map((r) => r.method);
 }
 
 const sorted = (...ids: (string | undefined)[]): string[] => ids.map(String).sort();
@@ -122,9 +95,9 @@ test("preview with a consumer created in the same program plans the creates and 
   expect(await up()).toEqual(["POST", "GET"]);
   expect(await live(SUBJECT)).toEqual(sorted(A, B, madeId));
   expect(await live(BIG)).toEqual([...PAGED].sort());
-  const outputs = await harness.stack.outputs();
+  const outputs = await e2e.stack.outputs();
   expect(outputs["consumerIds"]?.value).toEqual(sorted(A, B, madeId));
-  expect(harness.allStoredText()).not.toContain(emulator.token);
+  expect(e2e.harness.allStoredText()).not.toContain(e2e.emulator.token);
 });
 
 test("a reordered list and 25 paged consumers preview nothing and write nothing", async () => {
@@ -154,17 +127,17 @@ test("removing one consumer previews exactly that update; up removes it with one
 // ---- drift -----------------------------------------------------------------------------------
 
 test("after refresh a managed consumer removed outside shows as the update that adds it; an unmanaged one never shows", async () => {
-  expect((await api("DELETE", rel(SUBJECT).replace("/api/v2", ""), refs([A]))).status).toBe(204);
-  expect((await api("POST", rel(SUBJECT).replace("/api/v2", ""), refs([OUTSIDER]))).status).toBe(204);
-  emulator.clearRequests();
-  await harness.stack.refresh({ onOutput: log });
-  expect(emulator.requests().filter((r) => r.method !== "GET")).toEqual([]);
+  expect((await e2e.api("DELETE", rel(SUBJECT).replace("/api/v2", ""), refs([A]))).status).toBe(204);
+  expect((await e2e.api("POST", rel(SUBJECT).replace("/api/v2", ""), refs([OUTSIDER]))).status).toBe(204);
+  e2e.emulator.clearRequests();
+  await e2e.stack.refresh({ onOutput: e2e.log });
+  expect(e2e.writes()).toEqual([]);
   const { steps } = await preview();
   expect(steps).toEqual([{ op: "update", name: "readers", changedInputs: ["consumerIds"] }]);
   expect(await up()).toEqual(["POST", "GET"]);
   expect(await live(SUBJECT)).toEqual(sorted(A, C, OUTSIDER, madeId));
   expect((await preview()).steps).toEqual([]);
-  const outputs = await harness.stack.outputs();
+  const outputs = await e2e.stack.outputs();
   expect(outputs["allConsumerIds"]?.value).toEqual(sorted(A, C, OUTSIDER, madeId));
 });
 
@@ -172,15 +145,15 @@ test("after refresh a managed consumer removed outside shows as the update that 
 
 test("exclusive with a team that is admin on this workspace only fails with the permission it needs", async () => {
   exclusive = true;
-  const team = emulator.issueToken({ kind: "team", access: "admin", workspaces: [SUBJECT] });
-  await harness.stack.setConfig("wsbridge:token", { value: team, secret: true });
+  const team = e2e.emulator.issueToken({ kind: "team", access: "admin", workspaces: [SUBJECT] });
+  await e2e.stack.setConfig("wsbridge:token", { value: team, secret: true });
   try {
-    const message = await messageOf(harness.stack.up({ onOutput: log }));
+    const message = await messageOf(e2e.stack.up({ onOutput: e2e.log }));
     expect(message).toContain('"manage all workspaces"');
     expect(message).toContain("additive mode");
     expect(message).not.toContain(team);
   } finally {
-    await harness.stack.setConfig("wsbridge:token", { value: emulator.token, secret: true });
+    await e2e.stack.setConfig("wsbridge:token", { value: e2e.emulator.token, secret: true });
   }
   expect(await live(SUBJECT)).toEqual(sorted(A, C, OUTSIDER, madeId));
 });
@@ -209,10 +182,10 @@ test.each([
 ])("%s fail at preview, naming the property or entry, without a write", async (_what, args, expected) => {
   extra = [{ name: "bad", args }];
   try {
-    emulator.clearRequests();
-    const message = await messageOf(harness.stack.preview({ onOutput: log }));
+    e2e.emulator.clearRequests();
+    const message = await messageOf(e2e.stack.preview({ onOutput: e2e.log }));
     for (const part of expected) expect(message).toContain(part);
-    expect(emulator.requests().filter((r) => r.method !== "GET")).toEqual([]);
+    expect(e2e.writes()).toEqual([]);
   } finally {
     extra = [];
   }
@@ -221,10 +194,10 @@ test.each([
 // ---- destroy ---------------------------------------------------------------------------------
 
 test("destroy removes only the consumers the resources managed", async () => {
-  expect((await api("POST", rel(SUBJECT).replace("/api/v2", ""), refs([OUTSIDER]))).status).toBe(204);
+  expect((await e2e.api("POST", rel(SUBJECT).replace("/api/v2", ""), refs([OUTSIDER]))).status).toBe(204);
   declared = false;
-  emulator.clearRequests();
-  await harness.stack.up({ onOutput: log });
+  e2e.emulator.clearRequests();
+  await e2e.stack.up({ onOutput: e2e.log });
   expect(await live(SUBJECT)).toEqual([OUTSIDER]);
   expect(await live(BIG)).toEqual([]);
 });
