@@ -4,13 +4,12 @@
 // removal, drift and its restore, adoption, and safe delete refused then forced. A second workspace
 // consumes the first one's id, workspaceId, name, organization, htmlUrl and apiUrl: its previews must
 // stay exact while the first is updated.
-import type { EngineEvent, PulumiCommand } from "@pulumi/pulumi/automation";
-import { request } from "undici";
-import { DEFAULT_ORGANIZATION, startEmulator, type RunningEmulator } from "../emulator";
+import type { EngineEvent } from "@pulumi/pulumi/automation";
+import { DEFAULT_ORGANIZATION } from "../emulator";
 import { notesOf, stepsOf, type Step } from "./support/engine-events";
-import { createStack, emulatorStackConfig, pulumiCli, type HarnessStack } from "../scripts/lib/stack-harness";
 import type { WorkspaceArgs } from "pulumi-wsbridge";
 import { failureOf } from "./support/failure";
+import { useRealCliStack } from "./support/real-cli-stack";
 
 /** The message of an operation that must fail (the CLI's output included). */
 const messageOf = async (p: Promise<unknown>): Promise<string> => String((await failureOf(p)).message);
@@ -23,17 +22,6 @@ const OAUTH = "ot-fixturetoken00001";
 const TYPE = "pulumi-nodejs:dynamic/wsbridge:Workspace";
 
 type Args = Record<string, unknown>;
-/** What the program declares; tests change it between operations. */
-let full: Args;
-let extra: { name: string; args: Args }[] = [];
-
-let emulator: RunningEmulator;
-let cli: PulumiCommand;
-let harness: HarnessStack;
-let printed = "";
-const log = (text: string): void => {
-  printed += text;
-};
 
 const initial = (): Args => ({
   name: "every-attribute",
@@ -63,10 +51,13 @@ const initial = (): Args => ({
   forceDelete: false,
 });
 
-beforeAll(async () => {
-  cli = await pulumiCli();
-  emulator = await startEmulator({
-    port: 0,
+/** What the program declares; tests change it between operations. */
+let full: Args = initial();
+let extra: { name: string; args: Args }[] = [];
+
+const e2e = useRealCliStack({
+  projectName: "wsbridge-every-attribute",
+  emulator: {
     edition: "hosted",
     fixtures: {
       organizations: [{
@@ -79,79 +70,56 @@ beforeAll(async () => {
         oauthClients: [{ name: "github", oauthTokenId: OAUTH }],
       }],
     },
-  });
-  full = initial();
-  harness = await createStack({
-    cli,
-    projectName: "wsbridge-every-attribute",
-    config: emulatorStackConfig(emulator),
-    program: async () => {
-      const { Workspace } = await import("pulumi-wsbridge");
-      const pulumi = await import("@pulumi/pulumi");
-      const ws = new Workspace("full", full as unknown as WorkspaceArgs);
-      const consumer = new Workspace("consumer", {
-        name: "consumer",
-        description: pulumi.interpolate`reads ${ws.workspaceId} at ${ws.htmlUrl}`,
-        workingDirectory: ws.name,
-        tagBindings: ws.organization.apply((org) => ({ upstream: org })),
-        engineVersion: ws.apiUrl.apply((u) => (u.includes("/api/v2/workspaces/ws-") ? "1.9.5" : "bad")),
-      });
-      for (const e of extra) new Workspace(e.name, e.args as unknown as WorkspaceArgs);
-      return { id: ws.id, htmlUrl: ws.htmlUrl, apiUrl: ws.apiUrl, consumer: consumer.description };
-    },
-  });
-}, 20 * 60 * 1000);
-
-afterAll(async () => {
-  await harness?.dispose();
-  await emulator?.close();
+  },
+  program: async () => {
+    const { Workspace } = await import("pulumi-wsbridge");
+    const pulumi = await import("@pulumi/pulumi");
+    const ws = new Workspace("full", full as unknown as WorkspaceArgs);
+    const consumer = new Workspace("consumer", {
+      name: "consumer",
+      description: pulumi.interpolate`reads ${ws.workspaceId} at ${ws.htmlUrl}`,
+      workingDirectory: ws.name,
+      tagBindings: ws.organization.apply((org) => ({ upstream: org })),
+      engineVersion: ws.apiUrl.apply((u) => (u.includes("/api/v2/workspaces/ws-") ? "1.9.5" : "bad")),
+    });
+    for (const e of extra) new Workspace(e.name, e.args as unknown as WorkspaceArgs);
+    return { id: ws.id, htmlUrl: ws.htmlUrl, apiUrl: ws.apiUrl, consumer: consumer.description };
+  },
 });
 
 // ---- helpers ---------------------------------------------------------------------------------
 
 type Doc = { data: { id: string; attributes: Record<string, unknown>; relationships: Record<string, { data?: { id: string } | null }> } };
 
-async function api(method: string, path: string, body?: unknown): Promise<{ status: number; doc: Doc }> {
-  const res = await request(`${emulator.url}/api/v2${path}`, {
-    method: method as "GET",
-    headers: { authorization: `Bearer ${emulator.token}`, "content-type": "application/vnd.api+json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.body.text();
-  return { status: res.statusCode, doc: (text ? JSON.parse(text) : {}) as Doc };
-}
-
 async function live(name = String(full.name)): Promise<Doc["data"]> {
-  const { status, doc } = await api("GET", `/organizations/${ORG}/workspaces/${name}`);
+  const { status, doc } = await e2e.api<Doc>("GET", `/organizations/${ORG}/workspaces/${name}`);
   expect(status).toBe(200);
   return doc.data;
 }
 
 async function directBindings(id: string): Promise<Record<string, string>> {
-  const res = await request(`${emulator.url}/api/v2/workspaces/${id}/tag-bindings`, { headers: { authorization: `Bearer ${emulator.token}` } });
-  const doc = (await res.body.json()) as { data: { attributes: { key: string; value: string } }[] };
+  const { doc } = await e2e.api<{ data: { attributes: { key: string; value: string } }[] }>("GET", `/workspaces/${id}/tag-bindings`);
   return Object.fromEntries(doc.data.map((b) => [b.attributes.key, b.attributes.value]));
 }
 
 async function preview(): Promise<{ steps: Step[]; summary: Record<string, number | undefined>; writes: string[]; reads: number; notes: string[] }> {
   const events: EngineEvent[] = [];
-  emulator.clearRequests();
-  const result = await harness.stack.preview({ onEvent: (e) => events.push(e), onOutput: log, diff: true });
-  const requests = emulator.requests();
+  e2e.emulator.clearRequests();
+  const result = await e2e.stack.preview({ onEvent: (e) => events.push(e), onOutput: e2e.log, diff: true });
   return {
     steps: stepsOf(events, TYPE),
     summary: result.changeSummary,
-    writes: requests.filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`),
-    reads: requests.filter((r) => r.method === "GET").length,
+    writes: e2e.writes(),
+    reads: e2e.emulator.requests().filter((r) => r.method === "GET").length,
     notes: notesOf(events),
   };
 }
 
 async function up(): Promise<{ changes: Record<string, number | undefined>; requests: string[] }> {
-  emulator.clearRequests();
-  const result = await harness.stack.up({ onOutput: log });
+  e2e.emulator.clearRequests();
+  const result = await e2e.stack.up({ onOutput: e2e.log });
   expect(result.summary.result).toBe("succeeded");
-  return { changes: result.summary.resourceChanges ?? {}, requests: emulator.requests().map((r) => `${r.method} ${r.path.split("?")[0]}`) };
+  return { changes: result.summary.resourceChanges ?? {}, requests: e2e.requestLines() };
 }
 
 // ---- create and no-op ------------------------------------------------------------------------
@@ -179,13 +147,13 @@ test("up creates the workspace with every declared attribute in one create reque
     `POST /api/v2/organizations/${ORG}/workspaces`, `POST /api/v2/organizations/${ORG}/workspaces`,
     `POST /api/v2/workspaces/${ws.id}/relationships/tags`,
   ]);
-  expect(harness.allStoredText()).not.toContain(emulator.token);
+  expect(e2e.harness.allStoredText()).not.toContain(e2e.emulator.token);
 });
 
 test("the consumer got the first workspace's id, name, organization and URLs", async () => {
   const ws = await live();
   const consumer = await live("consumer");
-  expect(consumer.attributes["description"]).toBe(`reads ${ws.id} at ${emulator.url}/app/${ORG}/workspaces/every-attribute`);
+  expect(consumer.attributes["description"]).toBe(`reads ${ws.id} at ${e2e.emulator.url}/app/${ORG}/workspaces/every-attribute`);
   expect(consumer.attributes["working-directory"]).toBe("every-attribute");
   expect(await directBindings(consumer.id)).toEqual({ upstream: ORG });
 });
@@ -309,7 +277,7 @@ test("removing another declared attribute stops managing it: an update that send
 test("changing a create-only sourceName fails at preview, naming it", async () => {
   full = { ...full, sourceName: "another-pipeline" };
   try {
-    const message = await messageOf(harness.stack.preview({ onOutput: log }));
+    const message = await messageOf(e2e.stack.preview({ onOutput: e2e.log }));
     expect(message).toContain("sourceName can only be set when the workspace is created");
   } finally {
     full = { ...full, sourceName: "platform-pipeline" };
@@ -345,10 +313,10 @@ test("operations, autoDestroyAt and settingOverwrites each change alone too (on 
 
 test("drift made on the server shows after refresh as exactly the restore up then makes", async () => {
   const ws = await live();
-  expect((await api("PATCH", `/workspaces/${ws.id}`, {
+  expect((await e2e.api("PATCH", `/workspaces/${ws.id}`, {
     data: { type: "workspaces", attributes: { "auto-apply": true, "working-directory": "elsewhere" } },
   })).status).toBe(200);
-  await harness.stack.refresh({ onOutput: log });
+  await e2e.stack.refresh({ onOutput: e2e.log });
   const { steps } = await preview();
   expect(steps).toEqual([{ op: "update", name: "full", changedInputs: ["autoApply", "workingDirectory"] }]);
   await up();
@@ -362,8 +330,8 @@ test("a workspace deleted outside Pulumi leaves the state at refresh, and up cre
   extra = [{ name: "ephemeral", args: { name: "ephemeral-ws" } }];
   await up();
   const gone = await live("ephemeral-ws");
-  expect((await api("DELETE", `/workspaces/${gone.id}`)).status).toBe(204);
-  const refresh = await harness.stack.refresh({ onOutput: log });
+  expect((await e2e.api("DELETE", `/workspaces/${gone.id}`)).status).toBe(204);
+  const refresh = await e2e.stack.refresh({ onOutput: e2e.log });
   expect(refresh.summary.resourceChanges?.delete).toBe(1);
   const { steps } = await preview();
   expect(steps).toEqual([{ op: "create", name: "ephemeral", changedInputs: expect.any(Array) }]);
@@ -374,14 +342,14 @@ test("a workspace deleted outside Pulumi leaves the state at refresh, and up cre
 // ---- adoption --------------------------------------------------------------------------------
 
 test("adoptExisting takes over a workspace made elsewhere: the preview says so, up keeps its id and applies the settings", async () => {
-  const made = await api("POST", `/organizations/${ORG}/workspaces`, { data: { type: "workspaces", attributes: { name: "made-in-the-ui", "auto-apply": true } } });
+  const made = await e2e.api<Doc>("POST", `/organizations/${ORG}/workspaces`, { data: { type: "workspaces", attributes: { name: "made-in-the-ui", "auto-apply": true } } });
   expect(made.status).toBe(201);
   extra = [{ name: "adopted", args: { name: "made-in-the-ui", autoApply: false, description: "now managed", adoptExisting: true } }];
   const { steps, notes, writes } = await preview();
   const note = `Workspace "${ORG}/made-in-the-ui" exists (${made.doc.data.id}): \`up\` will adopt it (adoptExisting)`;
   expect(notes.filter((n) => n.includes("adopt"))).toEqual([expect.stringContaining(note)]);
   let printed = "";
-  await harness.stack.preview({ onOutput: (t) => { printed += t; } });
+  await e2e.stack.preview({ onOutput: (t) => { printed += t; } });
   expect(printed).toContain(note);
   expect(steps.map((s) => `${s.op} ${s.name}`)).toEqual(["create adopted"]);
   expect(writes).toEqual([]);
@@ -394,11 +362,11 @@ test("adoptExisting takes over a workspace made elsewhere: the preview says so, 
 });
 
 test("without adoptExisting, a workspace made elsewhere is refused, naming the way to adopt it", async () => {
-  expect((await api("POST", `/organizations/${ORG}/workspaces`, { data: { type: "workspaces", attributes: { name: "someone-elses" } } })).status).toBe(201);
+  expect((await e2e.api("POST", `/organizations/${ORG}/workspaces`, { data: { type: "workspaces", attributes: { name: "someone-elses" } } })).status).toBe(201);
   const before = extra;
   extra = [...extra, { name: "clash", args: { name: "someone-elses" } }];
   try {
-    const message = await messageOf(harness.stack.up({ onOutput: log }));
+    const message = await messageOf(e2e.stack.up({ onOutput: e2e.log }));
     expect(message).toContain('Workspace "' + ORG + '/someone-elses" already exists and was not created by a pulumi-wsbridge stack resource');
     expect(message).toContain("adoptExisting: true");
   } finally {
@@ -410,11 +378,11 @@ test("without adoptExisting, a workspace made elsewhere is refused, naming the w
 
 test("destroy refuses a workspace that manages resources, then one that is locked, and forceDelete removes it", async () => {
   const ws = await live("made-in-the-ui");
-  expect((await api("POST", `/workspaces/${ws.id}/state-versions`, {
+  expect((await e2e.api("POST", `/workspaces/${ws.id}/state-versions`, {
     data: { type: "state-versions", attributes: { serial: 1, md5: "d41d8cd98f00b204e9800998ecf8427e", "resource-count": 2 } },
   })).status).toBe(201);
   extra = [];
-  let message = await messageOf(harness.stack.up({ onOutput: log }));
+  let message = await messageOf(e2e.stack.up({ onOutput: e2e.log }));
   expect(message).toContain("was not deleted because it still manages resources");
   expect(message).toContain("forceDelete: true");
 
@@ -426,15 +394,15 @@ test("destroy refuses a workspace that manages resources, then one that is locke
   await up();
 
   const locked = await live();
-  expect((await api("POST", `/workspaces/${locked.id}/actions/lock`, { reason: "maintenance" })).status).toBe(200);
-  message = await messageOf(harness.stack.destroy({ onOutput: log }));
+  expect((await e2e.api("POST", `/workspaces/${locked.id}/actions/lock`, { reason: "maintenance" })).status).toBe(200);
+  message = await messageOf(e2e.stack.destroy({ onOutput: e2e.log }));
   expect(message).toContain("because it is locked");
 
   full = { ...full, forceDelete: true };
   await up();
-  const destroyed = await harness.stack.destroy({ onOutput: log });
+  const destroyed = await e2e.stack.destroy({ onOutput: e2e.log });
   expect(destroyed.summary.result).toBe("succeeded");
-  expect((await api("GET", `/organizations/${ORG}/workspaces/made-in-the-ui`)).status).toBe(404);
-  expect((await api("GET", `/organizations/${ORG}/workspaces/${String(full.name)}`)).status).toBe(404);
-  expect(printed).not.toContain(emulator.token);
+  expect((await e2e.api("GET", `/organizations/${ORG}/workspaces/made-in-the-ui`)).status).toBe(404);
+  expect((await e2e.api("GET", `/organizations/${ORG}/workspaces/${String(full.name)}`)).status).toBe(404);
+  expect(e2e.printed).not.toContain(e2e.emulator.token);
 });
