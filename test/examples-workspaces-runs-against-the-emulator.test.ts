@@ -8,10 +8,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
-import type { PulumiCommand } from "@pulumi/pulumi/automation";
-import { request } from "undici";
-import { startEmulator, type RunningEmulator } from "../emulator";
-import { createStack, emulatorStackConfig, pulumiCli, repoRoot, type HarnessStack } from "../scripts/lib/stack-harness";
+import { repoRoot } from "../scripts/lib/stack-harness";
+import { useRealCliStack } from "./support/real-cli-stack";
 
 const EXAMPLE = path.join(repoRoot, "examples/workspaces");
 const PREFIX = "e2e-platform";
@@ -23,42 +21,33 @@ const WORKSPACE_TYPE = "pulumi-nodejs:dynamic/wsbridge:Workspace";
 const projectName = /^name:\s*(\S+)\s*$/m.exec(fs.readFileSync(path.join(EXAMPLE, "Pulumi.yaml"), "utf8"))?.[1] ?? "";
 
 type Resource = { id: string; attributes: Record<string, unknown>; relationships?: Record<string, { data?: unknown }> };
-interface Reply {
-  status: number;
-  body: { data?: Resource | Resource[] };
-}
+type Body = { data?: Resource | Resource[] };
 
-let emulator: RunningEmulator;
-let cli: PulumiCommand;
-let harness: HarnessStack;
 const setup = { projectId: "", agentPoolId: "", oauthTokenId: "", sharedId: "" };
-let printed = "";
-const log = (text: string): void => {
-  printed += text;
-};
 
-async function api(method: "GET" | "POST", apiPath: string, body?: unknown): Promise<Reply> {
-  const res = await request(`${emulator.url}/api/v2${apiPath}`, {
-    method,
-    headers: { authorization: `Bearer ${emulator.token}`, "content-type": "application/vnd.api+json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.body.text();
-  return { status: res.statusCode, body: text === "" ? {} : (JSON.parse(text) as Reply["body"]) };
-}
+const e2e = useRealCliStack({
+  projectName,
+  emulator: { quiet: true },
+  // What examples/workspaces/index.ts does, as a function: inline programs run once per operation,
+  // and a module's top level would run only on its first import.
+  program: async () => {
+    const { program, readConfig } = await import("../examples/workspaces/program");
+    return program(readConfig(new pulumi.Config()));
+  },
+});
 
 /** A setup call that must answer 201; returns the created resource. */
 async function created(apiPath: string, type: string, attributes: Record<string, unknown>): Promise<Resource> {
-  const res = await api("POST", apiPath, { data: { type, attributes } });
-  if (res.status !== 201 || res.body.data === undefined || Array.isArray(res.body.data)) {
-    throw new Error(`POST ${apiPath}: ${res.status} ${JSON.stringify(res.body)}`);
+  const res = await e2e.api<Body>("POST", apiPath, { data: { type, attributes } });
+  if (res.status !== 201 || res.doc.data === undefined || Array.isArray(res.doc.data)) {
+    throw new Error(`POST ${apiPath}: ${res.status} ${JSON.stringify(res.doc)}`);
   }
-  return res.body.data;
+  return res.doc.data;
 }
 
 async function workspace(name: string): Promise<{ status: number; data?: Resource }> {
-  const res = await api("GET", `/organizations/${emulator.organization}/workspaces/${name}`);
-  return { status: res.status, data: Array.isArray(res.body.data) ? undefined : res.body.data };
+  const res = await e2e.api<Body>("GET", `/organizations/${e2e.emulator.organization}/workspaces/${name}`);
+  return { status: res.status, data: Array.isArray(res.doc.data) ? undefined : res.doc.data };
 }
 
 /** The id a to-one relationship points at (e.g. a workspace's project). */
@@ -67,16 +56,14 @@ function related(resource: Resource | undefined, name: string): unknown {
 }
 
 async function tagBindings(workspaceId: string): Promise<Record<string, unknown>> {
-  const res = await api("GET", `/workspaces/${workspaceId}/tag-bindings`);
-  const list = Array.isArray(res.body.data) ? res.body.data : [];
+  const res = await e2e.api<Body>("GET", `/workspaces/${workspaceId}/tag-bindings`);
+  const list = Array.isArray(res.doc.data) ? res.doc.data : [];
   return Object.fromEntries(list.map((b) => [b.attributes["key"], b.attributes["value"]]));
 }
 
 beforeAll(async () => {
   expect(projectName).toBe("wsbridge-workspaces");
-  cli = await pulumiCli();
-  emulator = await startEmulator({ port: 0, quiet: true });
-  const org = `/organizations/${emulator.organization}`;
+  const org = `/organizations/${e2e.emulator.organization}`;
   // The objects a platform team sets up once, by hand: the example takes their ids from stack config.
   setup.projectId = (await created(`${org}/projects`, "projects", { name: "Platform" })).id;
   setup.agentPoolId = (await created(`${org}/agent-pools`, "agent-pools", { name: "private-k8s" })).id;
@@ -87,44 +74,25 @@ beforeAll(async () => {
   expect(setup.oauthTokenId).toMatch(/^ot-/);
 
   const setting = (key: string, value: string) => [`${projectName}:${key}`, { value }] as const;
-  harness = await createStack({
-    cli,
-    projectName,
-    config: {
-      ...emulatorStackConfig(emulator),
-      ...Object.fromEntries([
-        setting("projectId", setup.projectId),
-        setting("agentPoolId", setup.agentPoolId),
-        setting("oauthTokenId", setup.oauthTokenId),
-        setting("sharedWorkspaceName", SHARED),
-        setting("namePrefix", PREFIX),
-      ]),
-    },
-    // What examples/workspaces/index.ts does, as a function: inline programs run once per operation,
-    // and a module's top level would run only on its first import.
-    program: async () => {
-      const { program, readConfig } = await import("../examples/workspaces/program");
-      return program(readConfig(new pulumi.Config()));
-    },
-  });
-}, 20 * 60 * 1000);
-
-afterAll(async () => {
-  await harness?.dispose();
-  await emulator?.close();
+  await e2e.stack.setAllConfig(Object.fromEntries([
+    setting("projectId", setup.projectId),
+    setting("agentPoolId", setup.agentPoolId),
+    setting("oauthTokenId", setup.oauthTokenId),
+    setting("sharedWorkspaceName", SHARED),
+    setting("namePrefix", PREFIX),
+  ]));
 });
 
 test("preview plans the three workspaces and only reads from the service (the lookup)", async () => {
-  emulator.clearRequests();
-  const result = await harness.stack.preview({ onOutput: log });
+  e2e.emulator.clearRequests();
+  const result = await e2e.stack.preview({ onOutput: e2e.log });
   expect(result.changeSummary).toEqual({ create: 4 }); // the stack and three workspaces
-  const requests = emulator.requests();
-  expect(requests.map((r) => `${r.method} ${r.path}`)).toContain(`GET /api/v2/organizations/${emulator.organization}/workspaces/${SHARED}`);
-  expect(requests.filter((r) => r.method !== "GET")).toEqual([]);
+  expect(e2e.requestLines()).toContain(`GET /api/v2/organizations/${e2e.emulator.organization}/workspaces/${SHARED}`);
+  expect(e2e.writes()).toEqual([]);
 });
 
 test("up creates the workspaces with the declared settings", async () => {
-  const up = await harness.stack.up({ onOutput: log });
+  const up = await e2e.stack.up({ onOutput: e2e.log });
   expect(up.summary.resourceChanges).toEqual({ create: 4 });
 
   const network = (await workspace(NAMES.network)).data;
@@ -172,7 +140,7 @@ test("up creates the workspaces with the declared settings", async () => {
   expect(out("sandboxWorkspaceId")).toBe(sandbox.id);
   expect(out("clusterExecutionMode")).toBe("agent");
   expect(out("sharedWorkspaceId")).toBe(setup.sharedId);
-  const html = (name: string) => `${emulator.url}/app/${emulator.organization}/workspaces/${name}`;
+  const html = (name: string) => `${e2e.emulator.url}/app/${e2e.emulator.organization}/workspaces/${name}`;
   expect(out("networkUrl")).toBe(html(NAMES.network));
   expect(out("clusterUrl")).toBe(html(NAMES.cluster));
   expect(out("sandboxUrl")).toBe(html(NAMES.sandbox));
@@ -180,25 +148,25 @@ test("up creates the workspaces with the declared settings", async () => {
 });
 
 test("a second preview shows no changes and makes no mutating call", async () => {
-  emulator.clearRequests();
-  const result = await harness.stack.preview({ onOutput: log, diff: true });
+  e2e.emulator.clearRequests();
+  const result = await e2e.stack.preview({ onOutput: e2e.log, diff: true });
   expect(result.changeSummary).toEqual({ same: 4 });
-  expect(emulator.requests().filter((r) => r.method !== "GET")).toEqual([]);
+  expect(e2e.writes()).toEqual([]);
 });
 
 test("destroy removes exactly the program's workspaces; the looked-up one stays untouched", async () => {
-  const result = await harness.stack.destroy({ onOutput: log });
+  const result = await e2e.stack.destroy({ onOutput: e2e.log });
   expect(result.summary.resourceChanges).toEqual({ delete: 4 });
   for (const name of Object.values(NAMES)) expect((await workspace(name)).status).toBe(404);
   const shared = await workspace(SHARED);
   expect(shared.status).toBe(200);
   expect(shared.data?.attributes["description"]).toBe("managed by the DNS team");
-  const state = await harness.stack.exportStack();
+  const state = await e2e.stack.exportStack();
   const left = ((state.deployment as { resources?: { type: string }[] }).resources ?? []).filter((r) => r.type === WORKSPACE_TYPE);
   expect(left).toEqual([]);
 });
 
 test("nothing the CLI printed contains the token", () => {
-  expect(printed).toContain(WORKSPACE_TYPE); // the logs really were captured
-  expect(printed).not.toContain(emulator.token);
+  expect(e2e.printed).toContain(WORKSPACE_TYPE); // the logs really were captured
+  expect(e2e.printed).not.toContain(e2e.emulator.token);
 });
