@@ -8,10 +8,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
-import type { PulumiCommand } from "@pulumi/pulumi/automation";
-import { request } from "undici";
-import { startEmulator, type RunningEmulator } from "../emulator";
-import { createStack, emulatorStackConfig, pulumiCli, repoRoot, type HarnessStack } from "../scripts/lib/stack-harness";
+import { createStack, emulatorStackConfig, repoRoot, type HarnessStack } from "../scripts/lib/stack-harness";
+import { useEmulatorAndCli } from "./support/real-cli-stack";
 
 const TYPE = (kind: string): string => `pulumi-nodejs:dynamic/wsbridge:${kind}`;
 
@@ -23,21 +21,20 @@ function projectNameOf(example: string): string {
 
 type Resource = { id: string; attributes: Record<string, unknown> };
 
-let cli: PulumiCommand;
-let emulator: RunningEmulator;
+// One emulator for the file; each describe makes (and disposes) its own stack.
+const e2e = useEmulatorAndCli({ quiet: true });
 let printed = "";
 const log = (text: string): void => {
   printed += text;
 };
 
 async function get(apiPath: string): Promise<{ status: number; data?: Resource | Resource[] }> {
-  const res = await request(`${emulator.url}/api/v2${apiPath}`, { headers: { authorization: `Bearer ${emulator.token}` } });
-  const text = await res.body.text();
-  return { status: res.statusCode, data: text === "" ? undefined : (JSON.parse(text) as { data?: Resource | Resource[] }).data };
+  const { status, doc } = await e2e.api<{ data?: Resource | Resource[] }>("GET", apiPath);
+  return { status, data: doc.data };
 }
 
 async function workspace(name: string): Promise<{ status: number; data?: Resource }> {
-  const res = await get(`/organizations/${emulator.organization}/workspaces/${name}`);
+  const res = await get(`/organizations/${e2e.emulator.organization}/workspaces/${name}`);
   return { status: res.status, data: Array.isArray(res.data) ? undefined : res.data };
 }
 
@@ -46,11 +43,7 @@ async function tagBindings(workspaceId: string): Promise<Record<string, unknown>
   return Object.fromEntries((Array.isArray(res.data) ? res.data : []).map((b) => [b.attributes["key"], b.attributes["value"]]));
 }
 
-function writes(): string[] {
-  return emulator.requests().filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`);
-}
-
-const page = (name: string): string => `${emulator.url}/app/${emulator.organization}/workspaces/${name}`;
+const page = (name: string): string => `${e2e.emulator.url}/app/${e2e.emulator.organization}/workspaces/${name}`;
 
 /** The dynamic resources left in the stack's state. */
 async function managedInState(harness: HarnessStack): Promise<string[]> {
@@ -58,15 +51,6 @@ async function managedInState(harness: HarnessStack): Promise<string[]> {
   return ((state.deployment as { resources?: { type: string }[] }).resources ?? [])
     .map((r) => r.type).filter((type) => type.startsWith(TYPE("")));
 }
-
-beforeAll(async () => {
-  cli = await pulumiCli();
-  emulator = await startEmulator({ port: 0, quiet: true });
-}, 20 * 60 * 1000);
-
-afterAll(async () => {
-  await emulator?.close();
-});
 
 describe("examples/quickstart, with the provider's settings in stack config", () => {
   const NAME = "quickstart-networking";
@@ -77,10 +61,10 @@ describe("examples/quickstart, with the provider's settings in stack config", ()
     const projectName = projectNameOf("quickstart");
     expect(projectName).toBe("wsbridge-quickstart");
     harness = await createStack({
-      cli,
+      cli: e2e.cli,
       projectName,
       // Only the provider's settings: the program keeps its default workspace name.
-      config: emulatorStackConfig(emulator),
+      config: emulatorStackConfig(e2e.emulator),
       // What examples/quickstart/index.ts does, as a function: inline programs run once per operation,
       // and a module's top level would run only on its first import.
       program: async () => {
@@ -105,7 +89,7 @@ describe("examples/quickstart, with the provider's settings in stack config", ()
 
     const out = (key: string): unknown => up.outputs[key]?.value;
     expect(out("workspaceId")).toBe(ws.id);
-    expect(out("organization")).toBe(emulator.organization);
+    expect(out("organization")).toBe(e2e.emulator.organization);
     // Not declared: the organization's default, as the server reports it.
     expect(out("executionMode")).toBe(ws.attributes["execution-mode"]);
     expect(out("executionMode")).toBe("remote");
@@ -113,17 +97,17 @@ describe("examples/quickstart, with the provider's settings in stack config", ()
   });
 
   test("a second preview shows no changes and sends no mutating request", async () => {
-    emulator.clearRequests();
+    e2e.emulator.clearRequests();
     const preview = await harness.stack.preview({ onOutput: log, diff: true });
     expect(preview.changeSummary).toEqual({ same: 2 });
-    expect(writes()).toEqual([]);
+    expect(e2e.writes()).toEqual([]);
   });
 
   test("destroy deletes the workspace and empties the state", async () => {
-    emulator.clearRequests();
+    e2e.emulator.clearRequests();
     const destroyed = await harness.stack.destroy({ onOutput: log });
     expect(destroyed.summary.resourceChanges).toEqual({ delete: 2 });
-    expect(writes()).toEqual([`POST /api/v2/workspaces/${workspaceId}/actions/safe-delete`]);
+    expect(e2e.writes()).toEqual([`POST /api/v2/workspaces/${workspaceId}/actions/safe-delete`]);
     expect((await workspace(NAME)).status).toBe(404);
     expect(await managedInState(harness)).toEqual([]);
   });
@@ -142,14 +126,14 @@ describe("examples/ci, with the provider's settings in the environment as pull-r
     // In a real run the program and the provider share the CLI's environment; an inline program runs
     // in this process, so it gets the address and organization here (it never needs the token).
     for (const name of VARIABLES) saved[name] = process.env[name];
-    process.env["WSBRIDGE_ADDRESS"] = emulator.url;
-    process.env["WSBRIDGE_ORGANIZATION"] = emulator.organization;
+    process.env["WSBRIDGE_ADDRESS"] = e2e.emulator.url;
+    process.env["WSBRIDGE_ORGANIZATION"] = e2e.emulator.organization;
     harness = await createStack({
-      cli,
+      cli: e2e.cli,
       projectName,
       // No wsbridge:* config at all, as in the workflow; one setting of the example's own.
       config: { [`${projectName}:env`]: { value: "dev" } },
-      env: { WSBRIDGE_ADDRESS: emulator.url, WSBRIDGE_TOKEN: emulator.token, WSBRIDGE_ORGANIZATION: emulator.organization },
+      env: { WSBRIDGE_ADDRESS: e2e.emulator.url, WSBRIDGE_TOKEN: e2e.emulator.token, WSBRIDGE_ORGANIZATION: e2e.emulator.organization },
       // What examples/ci/index.ts does, as a function (inline programs run once per operation).
       program: async () => {
         const { program, readConfig } = await import("../examples/ci/program");
@@ -191,8 +175,8 @@ describe("examples/ci, with the provider's settings in the environment as pull-r
   async function previewWithReadOnlyToken(): Promise<Record<string, number>> {
     const env = harness.stack.workspace.envVars;
     const writeToken = env["WSBRIDGE_TOKEN"] ?? "";
-    env["WSBRIDGE_TOKEN"] = emulator.issueToken({ kind: "team", access: "read" });
-    emulator.clearRequests();
+    env["WSBRIDGE_TOKEN"] = e2e.emulator.issueToken({ kind: "team", access: "read" });
+    e2e.emulator.clearRequests();
     try {
       return (await harness.stack.preview({ onOutput: log, diff: true })).changeSummary;
     } finally {
@@ -202,7 +186,7 @@ describe("examples/ci, with the provider's settings in the environment as pull-r
 
   test("a preview with a read-only token from the environment, as the pull-request job runs it, shows no changes and sends no mutating request", async () => {
     expect(await previewWithReadOnlyToken()).toEqual({ same: 3 });
-    expect(writes()).toEqual([]);
+    expect(e2e.writes()).toEqual([]);
   });
 
   test("a pull request's change previews with that token as one update of the tags, reading with it and writing nothing", async () => {
@@ -214,21 +198,21 @@ describe("examples/ci, with the provider's settings in the environment as pull-r
       await harness.stack.setConfig(key, { value: "dev" });
     }
     // The tags' check reads the workspace's bindings (for the limit of 10), with the read-only token.
-    expect(emulator.requests().map((r) => `${r.method} ${r.path} ${r.tokenKind ?? "none"}`))
+    expect(e2e.emulator.requests().map((r) => `${r.method} ${r.path} ${r.tokenKind ?? "none"}`))
       .toEqual([`GET /api/v2/workspaces/${workspaceId}/tag-bindings team`]);
   });
 
   test("the token from the environment is stored nowhere: not in the stack's config, state or backups", () => {
     const stored = harness.allStoredText();
     expect(stored).toContain(NAME); // the state really was read
-    expect(stored).not.toContain(emulator.token);
+    expect(stored).not.toContain(e2e.emulator.token);
   });
 
   test("destroy unbinds the tags, then deletes the workspace, and empties the state", async () => {
-    emulator.clearRequests();
+    e2e.emulator.clearRequests();
     const destroyed = await harness.stack.destroy({ onOutput: log });
     expect(destroyed.summary.resourceChanges).toEqual({ delete: 3 });
-    expect(writes()).toEqual([
+    expect(e2e.writes()).toEqual([
       `PATCH /api/v2/workspaces/${workspaceId}`,
       `POST /api/v2/workspaces/${workspaceId}/actions/safe-delete`,
     ]);
@@ -239,5 +223,5 @@ describe("examples/ci, with the provider's settings in the environment as pull-r
 
 test("nothing the CLI printed contains the token", () => {
   expect(printed).toContain(TYPE("WorkspaceTagBindings")); // the logs really were captured
-  expect(printed).not.toContain(emulator.token);
+  expect(printed).not.toContain(e2e.emulator.token);
 });
