@@ -14,7 +14,8 @@ const USAGE = `Usage: wsbridge-emulator [--port N] [--host H] [--edition hosted|
   [--fixtures file.json] [--state-file file.json]
   [--version-attribute engine-version|terraform-version]
   [--tls-cert FILE --tls-key FILE | --tls-self-signed DIR]
-  [--latency-ms N] [--rate-limit N] [--error-rate X] [--drop-rate X] [--seed N] [--quiet]`;
+  [--latency-ms N] [--rate-limit N] [--error-rate X] [--drop-rate X] [--seed N]
+  [--keep-alive-timeout-ms N] [--quiet]`;
 
 /** Emulator options plus where the TLS certificate comes from (files are read by `main`, not here). */
 export interface CliOptions extends EmulatorOptions {
@@ -97,6 +98,12 @@ export function parseArgs(argv: string[]): CliOptions {
       case "--seed":
         faults.seed = num(flag, value());
         break;
+      case "--keep-alive-timeout-ms": {
+        const ms = num(flag, value());
+        if (!Number.isInteger(ms) || ms <= 0) throw new Error("--keep-alive-timeout-ms must be a whole number above 0");
+        opts.keepAliveTimeoutMs = ms;
+        break;
+      }
       case "--quiet":
         opts.quiet = true;
         break;

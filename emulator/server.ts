@@ -47,6 +47,10 @@ export async function startServer(options: EmulatorOptions = {}): Promise<Runnin
   const edition = options.edition ?? "hosted";
   const versionAttribute = options.versionAttribute ?? "engine-version";
   if (edition !== "hosted" && edition !== "self-managed") throw new Error(`unknown edition "${String(edition)}"`);
+  const keepAlive = options.keepAliveTimeoutMs;
+  if (keepAlive !== undefined && !(Number.isInteger(keepAlive) && keepAlive > 0)) {
+    throw new Error(`keepAliveTimeoutMs must be a whole number of milliseconds above 0, got ${String(keepAlive)}`);
+  }
   const env = { edition, versionAttribute } as const;
 
   let store: Store;
@@ -256,7 +260,7 @@ export async function startServer(options: EmulatorOptions = {}): Promise<Runnin
     });
   };
   const server = options.tls ? https.createServer({ cert: options.tls.cert, key: options.tls.key }, listener) : http.createServer(listener);
-  server.keepAliveTimeout = 30_000;
+  server.keepAliveTimeout = options.keepAliveTimeoutMs ?? 30_000;
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

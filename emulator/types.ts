@@ -28,6 +28,11 @@ export interface EmulatorOptions {
   /** Suppress the log of unexpected errors on stderr. */
   quiet?: boolean;
   /**
+   * How long an idle keep-alive connection stays open, in milliseconds; default 30 000. The server
+   * then closes it (tests shorten it to reproduce a client reusing a connection the server closed).
+   */
+  keepAliveTimeoutMs?: number;
+  /**
    * Serve HTTPS with this certificate and key instead of HTTP: {@link RunningEmulator.url}, links,
    * upload URLs and `/_emulator/*` are then `https://`. Clients such as go-tfe and the `tfe` provider
    * find the API only on an HTTPS host. `createSelfSignedCertificate()` makes a pair for local use.
