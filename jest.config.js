@@ -8,7 +8,8 @@ module.exports = {
   moduleFileExtensions: ["ts", "js", "json"],
   testTimeout: 120000,
   // The SDK's orphaned rejections when the engine stops a program must not fail a file whose tests passed.
-  setupFilesAfterEnv: ["<rootDir>/test/support/engine-gone-setup.ts"],
+  // Helpers' requests to an emulator never reuse a connection that sat idle while the process was blocked.
+  setupFilesAfterEnv: ["<rootDir>/test/support/engine-gone-setup.ts", "<rootDir>/test/support/fresh-connection-setup.ts"],
   // The end-to-end tests run the real Pulumi CLI; they must not share one file backend at once.
   maxWorkers: 2,
 };

@@ -90,7 +90,8 @@ export interface TestEmulator {
 
 export async function startTestEmulator(options: EmulatorOptions = {}): Promise<TestEmulator> {
   const emu = await startEmulator({ quiet: true, ...options });
-  const pool = new Pool(emu.url, { connections: 4 });
+  // A connection per request (see fresh-connection-per-request.ts): none can go stale while a test blocks.
+  const pool = new Pool(emu.url, { connections: 4, pipelining: 0 });
   const api = new Client(pool, emu.token);
   return {
     emu,
