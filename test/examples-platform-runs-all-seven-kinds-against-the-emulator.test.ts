@@ -9,12 +9,11 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
-import type { EngineEvent, PulumiCommand } from "@pulumi/pulumi/automation";
-import { request } from "undici";
-import { startEmulator, type RunningEmulator } from "../emulator";
+import type { EngineEvent } from "@pulumi/pulumi/automation";
 import type { Edition } from "../emulator/types";
-import { createStack, emulatorStackConfig, pulumiCli, repoRoot, type HarnessStack } from "../scripts/lib/stack-harness";
+import { repoRoot } from "../scripts/lib/stack-harness";
 import type { PlatformSettings } from "../examples/platform/program";
+import { useRealCliStack, type RealCliStack, type RealCliStackOptions } from "./support/real-cli-stack";
 
 const EXAMPLE = path.join(repoRoot, "examples/platform");
 const FIXTURES = path.join(EXAMPLE, "fixtures.json");
@@ -24,75 +23,60 @@ const PROJECT_ID = "prj-platform000000001";
 const SSH_KEY_ID = "sshkey-platformdeploy1";
 const TYPE = (kind: string): string => `pulumi-nodejs:dynamic/wsbridge:${kind}`;
 
-interface Edited {
-  settings: (s: PlatformSettings) => PlatformSettings;
-}
-
-interface Run {
-  emulator: RunningEmulator;
-  harness: HarnessStack;
-  /** What the next program run changes in the settings read from config (the "edit" of a user). */
-  edit: Edited;
-}
-
-let cli: PulumiCommand;
-const runs: Partial<Record<Edition, Run>> = {};
+type Edit = (s: PlatformSettings) => PlatformSettings;
+/** What the self-managed program's next run changes in the settings read from config (the "edit" of a user). */
+let edit: Edit = (s) => s;
 const requestCounts: Record<string, number> = {};
-let printed = "";
-const log = (text: string): void => {
-  printed += text;
-};
 
-async function startRun(edition: Edition): Promise<Run> {
-  const emulator = await startEmulator({ port: 0, quiet: true, edition, fixtures: FIXTURES });
-  const edit: Edited = { settings: (s) => s };
-  const harness = await createStack({
-    cli,
+beforeAll(() => {
+  expect(projectName).toBe("wsbridge-platform");
+});
+
+/** The example on an emulator of `edition` seeded with its fixtures.json, in a stack of its own. */
+function platformOn(edition: Edition, edited: Edit): RealCliStackOptions {
+  return {
     projectName,
-    stackName: edition,
+    emulator: { quiet: true, edition, fixtures: FIXTURES },
     // Only the provider's settings: every setting of the example keeps its default (fixtures.json's ids).
-    config: { ...emulatorStackConfig(emulator), "wsbridge:edition": { value: edition } },
+    config: { "wsbridge:edition": { value: edition } },
     // What examples/platform/index.ts does, as a function (inline programs run once per operation).
     program: async () => {
       const { program, readConfig } = await import("../examples/platform/program");
-      return program(edit.settings(readConfig(new pulumi.Config(), new pulumi.Config("wsbridge"))));
+      return program(edited(readConfig(new pulumi.Config(), new pulumi.Config("wsbridge"))));
     },
-  });
-  return { emulator, harness, edit };
+  };
 }
 
-function selfManaged(): Run {
-  const run = runs["self-managed"];
-  if (!run) throw new Error("the self-managed run did not start");
-  return run;
-}
+const selfManaged = useRealCliStack(platformOn("self-managed", (s) => edit(s)));
+const hosted = useRealCliStack(platformOn("hosted", (s) => s));
+
+afterAll(() => {
+  // The measured request counts, for the README's table.
+  console.log(`examples/platform request counts (self-managed): ${JSON.stringify(requestCounts)}`);
+});
 
 type Doc = { id?: string; attributes?: Record<string, unknown>; relationships?: Record<string, { data?: unknown }> };
 
-async function get(emulator: RunningEmulator, apiPath: string): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await request(`${emulator.url}${apiPath}`, { headers: { authorization: `Bearer ${emulator.token}` } });
-  const text = await res.body.text();
-  return { status: res.statusCode, body: text === "" ? {} : (JSON.parse(text) as Record<string, unknown>) };
+/** A GET as an outside client would send it; `apiPath` is below /api/v2, or a whole URL. */
+async function get(run: RealCliStack, apiPath: string): Promise<{ status: number; body: Record<string, unknown> }> {
+  const { status, doc } = await run.api<Record<string, unknown>>("GET", apiPath);
+  return { status, body: doc };
 }
 
-async function workspace(emulator: RunningEmulator, name: string): Promise<{ status: number; data?: Doc }> {
-  const res = await get(emulator, `/api/v2/organizations/${emulator.organization}/workspaces/${name}`);
+async function workspace(run: RealCliStack, name: string): Promise<{ status: number; data?: Doc }> {
+  const res = await get(run, `/organizations/${run.emulator.organization}/workspaces/${name}`);
   return { status: res.status, data: res.body["data"] as Doc | undefined };
 }
 
-async function listData(emulator: RunningEmulator, apiPath: string): Promise<Doc[]> {
-  return ((await get(emulator, apiPath)).body["data"] as Doc[] | undefined) ?? [];
+async function listData(run: RealCliStack, apiPath: string): Promise<Doc[]> {
+  return ((await get(run, apiPath)).body["data"] as Doc[] | undefined) ?? [];
 }
 
 /** The registry's view of a module version: its deprecation (absent when none). */
-async function registryVersion(emulator: RunningEmulator, version: string): Promise<Record<string, unknown>> {
-  const res = await get(emulator, `/api/registry/v1/modules/${emulator.organization}/vpc/aws/${version}`);
+async function registryVersion(run: RealCliStack, version: string): Promise<Record<string, unknown>> {
+  const res = await get(run, `${run.emulator.url}/api/registry/v1/modules/${run.emulator.organization}/vpc/aws/${version}`);
   expect(res.status).toBe(200);
   return res.body;
-}
-
-function writes(emulator: RunningEmulator): string[] {
-  return emulator.requests().filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`);
 }
 
 /**
@@ -114,58 +98,43 @@ function changes(events: EngineEvent[]): { kind: string; name: string; op: strin
   });
 }
 
-beforeAll(async () => {
-  expect(projectName).toBe("wsbridge-platform");
-  cli = await pulumiCli();
-  runs["self-managed"] = await startRun("self-managed");
-}, 20 * 60 * 1000);
-
-afterAll(async () => {
-  for (const run of Object.values(runs)) {
-    await run?.harness.dispose();
-    await run?.emulator.close();
-  }
-  // The measured request counts, for the README's table.
-  console.log(`examples/platform request counts (self-managed): ${JSON.stringify(requestCounts)}`);
-});
-
 test("preview plans all seven kinds and only reads from the service", async () => {
-  const { emulator, harness } = selfManaged();
+  const { emulator, stack, log } = selfManaged;
   emulator.clearRequests();
-  const preview = await harness.stack.preview({ onOutput: log });
+  const preview = await stack.preview({ onOutput: log });
   // The stack, 3 workspaces, 2 tag binding sets, consumers, key, policy, lock, deprecation.
   expect(preview.changeSummary).toEqual({ create: 11 });
-  expect(writes(emulator)).toEqual([]);
+  expect(selfManaged.writes()).toEqual([]);
 });
 
 test("up creates everything in one go, as declared", async () => {
-  const { emulator, harness } = selfManaged();
+  const { emulator, stack, log } = selfManaged;
   emulator.clearRequests();
-  const up = await harness.stack.up({ onOutput: log });
+  const up = await stack.up({ onOutput: log });
   requestCounts["up"] = emulator.requests().length;
   expect(up.summary.resourceChanges).toEqual({ create: 11 });
 
-  const [network, app, staging] = await Promise.all([NAMES.network, NAMES.app, NAMES.appStaging].map(async (n) => (await workspace(emulator, n)).data));
+  const [network, app, staging] = await Promise.all([NAMES.network, NAMES.app, NAMES.appStaging].map(async (n) => (await workspace(selfManaged, n)).data));
   if (!network?.id || !app?.id || !staging?.id) throw new Error("a workspace of the example is missing on the emulator");
   for (const ws of [network, app, staging]) expect((ws.relationships?.["project"]?.data as { id?: string } | null)?.id).toBe(PROJECT_ID);
 
-  const tags = async (id: string) => Object.fromEntries((await listData(emulator, `/api/v2/workspaces/${id}/tag-bindings`)).map((b) => [b.attributes?.["key"], b.attributes?.["value"]]));
+  const tags = async (id: string) => Object.fromEntries((await listData(selfManaged, `/workspaces/${id}/tag-bindings`)).map((b) => [b.attributes?.["key"], b.attributes?.["value"]]));
   expect(await tags(network.id)).toEqual({ team: "platform", layer: "network" });
   expect(await tags(app.id)).toEqual({ team: "apps", "cost-center": "cc-1042", env: "prod" });
   expect(await tags(staging.id)).toEqual({ team: "apps", env: "staging" });
 
-  const consumers = await listData(emulator, `/api/v2/workspaces/${network.id}/relationships/remote-state-consumers`);
+  const consumers = await listData(selfManaged, `/workspaces/${network.id}/relationships/remote-state-consumers`);
   expect(consumers.map((c) => c.id).sort()).toEqual([app.id, staging.id].sort());
   expect((app.relationships?.["ssh-key"]?.data as { id?: string } | null)?.id).toBe(SSH_KEY_ID);
-  const policy = await get(emulator, `/api/v2/workspaces/${network.id}/relationships/data-retention-policy`);
+  const policy = await get(selfManaged, `/workspaces/${network.id}/relationships/data-retention-policy`);
   expect((policy.body["data"] as Doc).attributes?.["delete-older-than-n-days"]).toBe(30);
   expect(staging.attributes?.["locked"]).toBe(true);
   expect(staging.attributes?.["locked-reason"]).toBe("release 2.4 under verification");
   expect(app.attributes?.["locked"]).toBe(false);
-  const deprecated = (await registryVersion(emulator, "1.0.0"))["deprecation"] as { reason: string; link: string };
+  const deprecated = (await registryVersion(selfManaged, "1.0.0"))["deprecation"] as { reason: string; link: string };
   expect(deprecated.link).toBe("https://example.com/modules/vpc/upgrade-to-1.1");
   expect(deprecated.reason.startsWith("1.0.0 opens port 22 to the world; use 1.1.0 or later")).toBe(true);
-  expect((await registryVersion(emulator, "1.1.0"))["deprecation"]).toBeUndefined();
+  expect((await registryVersion(selfManaged, "1.1.0"))["deprecation"]).toBeUndefined();
 
   // What a reviewer reads in the stack outputs.
   const out = (key: string): unknown => up.outputs[key]?.value;
@@ -183,23 +152,23 @@ test("up creates everything in one go, as declared", async () => {
 });
 
 test("a second preview changes nothing and sends no mutating request; a refresh finds nothing changed", async () => {
-  const { emulator, harness } = selfManaged();
+  const { emulator, stack, log } = selfManaged;
   emulator.clearRequests();
-  const preview = await harness.stack.preview({ onOutput: log, diff: true });
+  const preview = await stack.preview({ onOutput: log, diff: true });
   requestCounts["noOpPreview"] = emulator.requests().length;
   expect(preview.changeSummary).toEqual({ same: 11 });
-  expect(writes(emulator)).toEqual([]);
+  expect(selfManaged.writes()).toEqual([]);
 
   emulator.clearRequests();
-  const refresh = await harness.stack.refresh({ onOutput: log });
+  const refresh = await stack.refresh({ onOutput: log });
   requestCounts["refresh"] = emulator.requests().length;
   expect(refresh.summary.resourceChanges).toEqual({ same: 11 });
-  expect(writes(emulator)).toEqual([]);
+  expect(selfManaged.writes()).toEqual([]);
 });
 
 test("a changed description, tag value and deprecated version preview as update, update and replace of exactly those properties", async () => {
-  const { emulator, harness, edit } = selfManaged();
-  edit.settings = (s) => ({
+  const { emulator, stack, log } = selfManaged;
+  edit = (s) => ({
     ...s,
     appDescription: "The application, now on three availability zones",
     costCenter: "cc-2077",
@@ -208,9 +177,9 @@ test("a changed description, tag value and deprecated version preview as update,
   const events: EngineEvent[] = [];
   emulator.clearRequests();
   try {
-    await harness.stack.preview({ onOutput: log, onEvent: (e) => events.push(e) });
+    await stack.preview({ onOutput: log, onEvent: (e) => events.push(e) });
   } finally {
-    edit.settings = (s) => s;
+    edit = (s) => s;
   }
   const steps = changes(events);
   const byName = (name: string) => steps.filter((s) => s.name === name).map(({ op, changedInputs, replaceKeys }) => ({ op, changedInputs, replaceKeys }));
@@ -220,19 +189,19 @@ test("a changed description, tag value and deprecated version preview as update,
   // The new version is deprecated before the old one is reinstated (create before delete).
   expect(byName("vpc-deprecation").map((s) => s.op)).toEqual(["create-replacement", "replace", "delete-replaced"]);
   expect(byName("vpc-deprecation")[1]).toEqual({ op: "replace", changedInputs: ["version"], replaceKeys: ["version"] });
-  expect(writes(emulator)).toEqual([]);
+  expect(selfManaged.writes()).toEqual([]);
 });
 
 test("destroy removes everything in dependency order and leaves nothing on the server", async () => {
-  const { emulator, harness } = selfManaged();
-  const ids = Object.fromEntries(await Promise.all(Object.entries(NAMES).map(async ([k, n]) => [k, (await workspace(emulator, n)).data?.id ?? ""] as const)));
+  const { emulator, stack, log } = selfManaged;
+  const ids = Object.fromEntries(await Promise.all(Object.entries(NAMES).map(async ([k, n]) => [k, (await workspace(selfManaged, n)).data?.id ?? ""] as const)));
   emulator.clearRequests();
-  const destroyed = await harness.stack.destroy({ onOutput: log });
+  const destroyed = await stack.destroy({ onOutput: log });
   requestCounts["destroy"] = emulator.requests().length;
   expect(destroyed.summary.resourceChanges).toEqual({ delete: 11 });
 
   // Each workspace's delete comes after every write to it, and after the consumer list that names it.
-  const sent = writes(emulator);
+  const sent = selfManaged.writes();
   const consumersWrite = sent.findIndex((w) => w.includes(`/workspaces/${ids["network"]}/relationships/remote-state-consumers`));
   expect(consumersWrite).toBeGreaterThanOrEqual(0);
   for (const id of Object.values(ids)) {
@@ -243,30 +212,31 @@ test("destroy removes everything in dependency order and leaves nothing on the s
   }
   expect(sent).toContain(`POST /api/v2/workspaces/${ids["appStaging"]}/actions/unlock`);
 
-  for (const name of Object.values(NAMES)) expect((await workspace(emulator, name)).status).toBe(404);
-  expect((await registryVersion(emulator, "1.0.0"))["deprecation"]).toBeUndefined();
-  expect((await registryVersion(emulator, "1.1.0"))["deprecation"]).toBeUndefined();
-  const state = await harness.stack.exportStack();
+  for (const name of Object.values(NAMES)) expect((await workspace(selfManaged, name)).status).toBe(404);
+  expect((await registryVersion(selfManaged, "1.0.0"))["deprecation"]).toBeUndefined();
+  expect((await registryVersion(selfManaged, "1.1.0"))["deprecation"]).toBeUndefined();
+  const state = await stack.exportStack();
   expect(((state.deployment as { resources?: { type: string }[] }).resources ?? []).filter((r) => r.type.startsWith(TYPE("")))).toEqual([]);
 });
 
 test("the hosted edition runs the same program without the retention policy, up and down", async () => {
-  const run = (runs["hosted"] = await startRun("hosted"));
-  const up = await run.harness.stack.up({ onOutput: log });
+  const run = hosted;
+  const up = await run.stack.up({ onOutput: run.log });
   expect(up.summary.resourceChanges).toEqual({ create: 10 });
   expect(up.outputs["dataRetention"]?.value).toBeNull();
-  const staging = (await workspace(run.emulator, NAMES.appStaging)).data;
+  const staging = (await workspace(run, NAMES.appStaging)).data;
   expect(staging?.attributes?.["locked"]).toBe(true);
-  expect((await registryVersion(run.emulator, "1.0.0"))["deprecation"]).toBeDefined();
+  expect((await registryVersion(run, "1.0.0"))["deprecation"]).toBeDefined();
   expect(run.emulator.requests().some((r) => r.path.includes("data-retention-policy"))).toBe(false);
 
-  const destroyed = await run.harness.stack.destroy({ onOutput: log });
+  const destroyed = await run.stack.destroy({ onOutput: run.log });
   expect(destroyed.summary.resourceChanges).toEqual({ delete: 10 });
-  for (const name of Object.values(NAMES)) expect((await workspace(run.emulator, name)).status).toBe(404);
-  expect((await registryVersion(run.emulator, "1.0.0"))["deprecation"]).toBeUndefined();
+  for (const name of Object.values(NAMES)) expect((await workspace(run, name)).status).toBe(404);
+  expect((await registryVersion(run, "1.0.0"))["deprecation"]).toBeUndefined();
 }, 10 * 60 * 1000);
 
 test("nothing the CLI printed contains a token", () => {
+  const printed = selfManaged.printed + hosted.printed;
   expect(printed).toContain(TYPE("ModuleVersionDeprecation")); // the logs really were captured
-  for (const run of Object.values(runs)) expect(printed).not.toContain(run?.emulator.token);
+  for (const run of [selfManaged, hosted]) expect(printed).not.toContain(run.emulator.token);
 });
