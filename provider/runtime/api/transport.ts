@@ -2,6 +2,9 @@
  * HTTP transport: one undici Pool per origin, kept at module scope so every client of the process (the
  * dynamic-provider host serves all resources of a deployment in one process) reuses the same
  * keep-alive connections. Knows nothing about JSON:API, retries or errors beyond classifying a failure.
+ * A request can still go out on a pooled connection the server closed while idle (the close not yet
+ * read): it fails as UND_ERR_SOCKET, counted as sent, so a read is retried and an unsafe request is
+ * resolved by its caller, never repeated blindly (test/a-connection-the-server-closed-while-idle-…).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -13,7 +16,7 @@ export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
 /** Pool tunables, milliseconds. */
 const POOL_DEFAULTS = {
   connections: 32, //             per origin; well above what the 30 req/s service limit lets through
-  keepAliveTimeout: 10_000, //    10 s idle before a socket is closed (server hint wins if shorter)
+  keepAliveTimeout: 10_000, //    10 s idle before a socket is closed; a server's Keep-Alive hint replaces it (minus 2 s)
   keepAliveMaxTimeout: 60_000, // 60 s ceiling on a server's keep-alive hint
   connectTimeout: 10_000, //      10 s to establish TCP/TLS
 } as const;
