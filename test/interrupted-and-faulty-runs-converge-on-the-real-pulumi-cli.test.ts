@@ -4,40 +4,34 @@
 // when the faults alone must not stop it) and asserts convergence: every workspace of the program
 // exists once on the server, nothing on the server that the state does not hold, and a clean preview.
 import { execFileSync } from "node:child_process";
-import type { PulumiCommand } from "@pulumi/pulumi/automation";
-import { request } from "undici";
-import { startEmulator, type FaultSettings, type RunningEmulator } from "../emulator";
-import { createStack, emulatorStackConfig, pulumiCli, repairFileBackend, type HarnessStack } from "../scripts/lib/stack-harness";
+import type { FaultSettings } from "../emulator";
+import { createStack, emulatorStackConfig, repairFileBackend, type HarnessStack } from "../scripts/lib/stack-harness";
+import { belowApi, useEmulatorAndCli } from "./support/real-cli-stack";
 
 /** Workspaces per program: the kills need enough to interrupt; the fault shares run the issue's 50. */
 const KILL_COUNT = 20;
 const FAULT_COUNT = 50;
 const CREATE_PATH = (org: string): string => `/api/v2/organizations/${org}/workspaces`;
 
-let cli: PulumiCommand;
-let emulator: RunningEmulator;
 /** What the campaign did, printed at the end (the issue asks for the figures). */
 const figures: Array<{ scenario: string; workspaces: number; runs: number; faults: number; duplicates: number; orphans: number }> = [];
 
-beforeAll(async () => {
-  cli = await pulumiCli();
-  emulator = await startEmulator({ port: 0, quiet: true });
-}, 20 * 60 * 1000);
-
-afterAll(async () => {
+// Declared before the fixture, so it runs before the fixture closes the emulator.
+afterAll(() => {
   // A killed CLI leaves its provider plugin running, waiting for an engine that is gone: end it here.
   for (const pid of orphanedProviders) {
     try { process.kill(pid, "SIGKILL"); } catch { /* already gone */ }
   }
-  await emulator?.close();
   if (figures.length > 0) console.log(`file backends repaired after kill -9: ${repairedBackends}\n` + ["scenario | workspaces | runs | faults injected | duplicates | orphans", ...figures.map((f) => `${f.scenario} | ${f.workspaces} | ${f.runs} | ${f.faults} | ${f.duplicates} | ${f.orphans}`)].join("\n"));
 });
 
+const e2e = useEmulatorAndCli({ quiet: true });
+
 async function stackOf(prefix: string, count: number): Promise<HarnessStack> {
   return createStack({
-    cli,
+    cli: e2e.cli,
     projectName: `wsbridge-faults-${prefix}`,
-    config: { ...emulatorStackConfig(emulator), "wsbridge:retryBudgetMs": { value: "60000" } },
+    config: { ...emulatorStackConfig(e2e.emulator), "wsbridge:retryBudgetMs": { value: "60000" } },
     program: async () => {
       const { Workspace } = await import("pulumi-wsbridge");
       for (let i = 0; i < count; i++) new Workspace(`ws-${i}`, { name: `${prefix}-${i}` });
@@ -49,10 +43,9 @@ async function stackOf(prefix: string, count: number): Promise<HarnessStack> {
 async function serverWorkspaces(prefix: string): Promise<Array<{ id: string; name: string }>> {
   const out: Array<{ id: string; name: string }> = [];
   for (let page = 1; ; page++) {
-    const res = await request(`${emulator.url}${CREATE_PATH(emulator.organization)}?page%5Bsize%5D=100&page%5Bnumber%5D=${page}`, {
-      headers: { authorization: `Bearer ${emulator.token}` },
-    });
-    const body = (await res.body.json()) as { data: Array<{ id: string; attributes: { name: string } }>; meta: { pagination: { "next-page": number | null } } };
+    const { doc: body } = await e2e.api<{ data: Array<{ id: string; attributes: { name: string } }>; meta: { pagination: { "next-page": number | null } } }>(
+      "GET", `${belowApi(CREATE_PATH(e2e.emulator.organization))}?page%5Bsize%5D=100&page%5Bnumber%5D=${page}`,
+    );
     out.push(...body.data.filter((w) => w.attributes.name.startsWith(`${prefix}-`)).map((w) => ({ id: w.id, name: w.attributes.name })));
     if (body.meta.pagination["next-page"] === null) return out;
   }
@@ -68,7 +61,7 @@ async function stateWorkspaces(h: HarnessStack): Promise<Array<{ id: string; nam
 
 /** Converged: each program workspace once on the server, the state holds exactly those, preview is clean. */
 async function expectConverged(h: HarnessStack, prefix: string, count: number): Promise<{ duplicates: number; orphans: number }> {
-  emulator.clearFaults();
+  e2e.emulator.clearFaults();
   const server = await serverWorkspaces(prefix);
   const state = await stateWorkspaces(h);
   const names = server.map((w) => w.name).sort();
@@ -80,10 +73,10 @@ async function expectConverged(h: HarnessStack, prefix: string, count: number): 
   expect(orphans).toBe(0);
   expect(names).toEqual(expected);
   expect(state.map((w) => w.id).sort()).toEqual(server.map((w) => w.id).sort());
-  emulator.clearRequests();
+  e2e.emulator.clearRequests();
   const preview = await h.stack.preview();
   expect(preview.changeSummary).toEqual({ same: count + 1 });
-  expect(emulator.requests().filter((r) => r.method !== "GET")).toEqual([]);
+  expect(e2e.writes()).toEqual([]);
   return { duplicates, orphans };
 }
 
@@ -123,15 +116,15 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 
 /** Starts `up`, waits until some creates were applied, kills the chosen process with SIGKILL. */
 async function upKilledMidway(h: HarnessStack, which: "cli" | "provider"): Promise<void> {
-  emulator.setFaults({ latencyMs: 40 });
-  emulator.clearRequests();
+  e2e.emulator.setFaults({ latencyMs: 40 });
+  e2e.emulator.clearRequests();
   const running = h.stack.up().then(
     () => "finished",
     () => "failed",
   );
   const deadline = Date.now() + 120_000;
   for (;;) {
-    const created = emulator.requests().filter((r) => r.method === "POST" && r.status === 201).length;
+    const created = e2e.emulator.requests().filter((r) => r.method === "POST" && r.status === 201).length;
     const target = ourUp()[which];
     if (created >= KILL_COUNT / 4 && target) {
       const provider = which === "cli" ? ourUp().provider : undefined;
@@ -144,7 +137,7 @@ async function upKilledMidway(h: HarnessStack, which: "cli" | "provider"): Promi
   }
   expect(await running).toBe("failed");
   // An orphaned provider may still be finishing a create; the next run must cope with that too.
-  emulator.clearFaults();
+  e2e.emulator.clearFaults();
   if (which === "cli") {
     if (repairFileBackend(h.dir)) repairedBackends++;
     // A killed CLI leaves its lock on the stack, as a user would meet it: `pulumi cancel` releases it.
@@ -189,19 +182,19 @@ describe("faults alone do not stop one up or one destroy", () => {
   test.each(cases)("%s", async (scenario, prefix, faultsFor) => {
     const h = await stackOf(prefix, FAULT_COUNT);
     try {
-      emulator.clearRequests();
-      emulator.setFaults(faultsFor(emulator.organization));
+      e2e.emulator.clearRequests();
+      e2e.emulator.setFaults(faultsFor(e2e.emulator.organization));
       const up = await h.stack.up();
       expect(up.summary.result).toBe("succeeded");
-      const injected = emulator.requests().filter((r) => r.fault !== undefined).length;
+      const injected = e2e.emulator.requests().filter((r) => r.fault !== undefined).length;
       const result = await expectConverged(h, prefix, FAULT_COUNT);
 
-      emulator.clearRequests();
-      emulator.setFaults(faultsFor(emulator.organization));
+      e2e.emulator.clearRequests();
+      e2e.emulator.setFaults(faultsFor(e2e.emulator.organization));
       const destroy = await h.stack.destroy();
       expect(destroy.summary.result).toBe("succeeded");
-      const injectedOnDestroy = emulator.requests().filter((r) => r.fault !== undefined).length;
-      emulator.clearFaults();
+      const injectedOnDestroy = e2e.emulator.requests().filter((r) => r.fault !== undefined).length;
+      e2e.emulator.clearFaults();
       expect(await serverWorkspaces(prefix)).toEqual([]);
       expect(await stateWorkspaces(h)).toEqual([]);
       figures.push({ scenario, workspaces: FAULT_COUNT, runs: 2, faults: injected + injectedOnDestroy, ...result });
