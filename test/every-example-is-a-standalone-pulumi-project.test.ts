@@ -67,10 +67,11 @@ describe.each(examples)("examples/%s", (example) => {
   });
 
   test("its program runs against the emulator in a test on the real Pulumi CLI", () => {
-    // A test file that starts a stack with the harness and imports this example's program.
+    // A test file that starts a stack (with the harness, or the shared real-CLI fixture) and imports
+    // this example's program.
     const runners = fs.readdirSync(TESTS).filter((file) => file.endsWith(".test.ts")).filter((file) => {
       const text = fs.readFileSync(path.join(TESTS, file), "utf8");
-      return text.includes("createStack(") && new RegExp(`import\\("\\.\\./examples/${example}/(program|index)"\\)`).test(text);
+      return /\b(createStack|useRealCliStack)\(/.test(text) && new RegExp(`import\\("\\.\\./examples/${example}/(program|index)"\\)`).test(text);
     });
     expect(runners).not.toEqual([]);
   });
