@@ -10,8 +10,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { request } from "undici";
 import { CREDENTIAL_VARIABLES, pulumiCliRoot } from "../scripts/lib/stack-harness";
+import { copyWorkingTree, repoRoot } from "./support/packed-package";
 
-const repoRoot = path.resolve(__dirname, "..");
 const projectFiles = path.join(__dirname, "support", "packed-project");
 const packageJson = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as {
   version: string;
@@ -33,17 +33,6 @@ let cliRoot: string;
 
 function run(command: string, args: string[], cwd: string): string {
   return execFileSync(command, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 64 * 2 ** 20 });
-}
-
-/** The working tree's files (tracked, and new ones not ignored): what a fresh clone would hold, with uncommitted work. */
-function copySources(to: string): void {
-  const files = run("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], repoRoot).split("\0").filter((f) => f !== "");
-  for (const file of files) {
-    const from = path.join(repoRoot, file);
-    if (!fs.existsSync(from)) continue; // deleted in the working tree, not yet committed
-    fs.mkdirSync(path.dirname(path.join(to, file)), { recursive: true });
-    fs.copyFileSync(from, path.join(to, file));
-  }
 }
 
 /** A new project that installs the tarball and the given SDK from the registry, with the programs and the driver. */
@@ -106,7 +95,7 @@ beforeAll(async () => {
 
   // npm pack from sources that were never built: the prepack script installs and builds.
   const source = path.join(work, "source");
-  copySources(source);
+  copyWorkingTree(".", source);
   const packed = JSON.parse(run("npm", ["pack", "--json", "--pack-destination", work], source)) as { filename: string; files: { path: string }[] }[];
   tarball = path.join(work, packed[0]?.filename ?? "");
   packedFiles = (packed[0]?.files ?? []).map((f) => f.path).sort();
