@@ -134,30 +134,57 @@ describe("check", () => {
 
 describe("diff", () => {
   const olds = { workspaceId: "ws-abc", kind: "delete-older", deleteOlderThanNDays: 30, dontDelete: false, source: "workspace", policyId: "drp-1" };
+  const dont = { ...olds, kind: "dont-delete", deleteOlderThanNDays: null, dontDelete: true };
+  const update = (detailedDiff: unknown[]) => ({ changes: true, replaces: [], deleteBeforeReplace: false, detailedDiff });
 
   test("the same policy is no change", async () => {
     expect(await policy.diff("ws-abc", olds, { workspaceId: "ws-abc", deleteOlderThanNDays: 30, __provider: "new text" }))
-      .toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+      .toEqual({ changes: false, replaces: [], deleteBeforeReplace: false, detailedDiff: [] });
+    expect(await policy.diff("ws-abc", dont, { workspaceId: "ws-abc", dontDelete: true }))
+      .toEqual({ changes: false, replaces: [], deleteBeforeReplace: false, detailedDiff: [] });
   });
 
-  test("other days, or the other form, update in place", async () => {
+  test("other days update in place, at deleteOlderThanNDays", async () => {
     expect(await policy.diff("ws-abc", olds, { workspaceId: "ws-abc", deleteOlderThanNDays: 31 }))
-      .toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
-    expect(await policy.diff("ws-abc", olds, { workspaceId: "ws-abc", dontDelete: true }))
-      .toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
-    const dont = { ...olds, kind: "dont-delete", deleteOlderThanNDays: null, dontDelete: true };
-    expect((await policy.diff("ws-abc", dont, { workspaceId: "ws-abc", dontDelete: true })).changes).toBe(false);
-    expect(await policy.diff("ws-abc", dont, { workspaceId: "ws-abc", deleteOlderThanNDays: 30 }))
-      .toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+      .toEqual(update([{ path: "deleteOlderThanNDays", kind: "update", replace: false }]));
+  });
+
+  test("the other form updates in place: the new form is added, the one the program stopped declaring deleted from its inputs", async () => {
+    expect(await policy.diff("ws-abc", olds, { workspaceId: "ws-abc", dontDelete: true })).toEqual(update([
+      { path: "deleteOlderThanNDays", kind: "delete", replace: false, inputDiff: true },
+      { path: "dontDelete", kind: "add", replace: false },
+    ]));
+    expect(await policy.diff("ws-abc", dont, { workspaceId: "ws-abc", deleteOlderThanNDays: 30 })).toEqual(update([
+      { path: "deleteOlderThanNDays", kind: "add", replace: false },
+      { path: "dontDelete", kind: "delete", replace: false, inputDiff: true },
+    ]));
   });
 
   test("another workspace, or one not known yet, replaces", async () => {
-    expect((await policy.diff("ws-abc", olds, { workspaceId: "ws-def", deleteOlderThanNDays: 30 })).replaces).toEqual(["workspaceId"]);
-    expect((await policy.diff("ws-abc", olds, { workspaceId: UNKNOWN, deleteOlderThanNDays: 30 })).replaces).toEqual(["workspaceId"]);
+    expect(await policy.diff("ws-abc", olds, { workspaceId: "ws-def", deleteOlderThanNDays: 30 })).toEqual({
+      changes: true, replaces: ["workspaceId"], deleteBeforeReplace: false, detailedDiff: [{ path: "workspaceId", kind: "update", replace: true }],
+    });
+    expect(await policy.diff("ws-abc", olds, { workspaceId: UNKNOWN, deleteOlderThanNDays: 7 })).toEqual({
+      changes: true, replaces: ["workspaceId"], deleteBeforeReplace: false, detailedDiff: [
+        { path: "workspaceId", kind: "update", replace: true }, { path: "deleteOlderThanNDays", kind: "update", replace: false },
+      ],
+    });
   });
 
-  test("days not known yet are a change", async () => {
-    expect((await policy.diff("ws-abc", olds, { workspaceId: "ws-abc", deleteOlderThanNDays: UNKNOWN })).changes).toBe(true);
+  test("days or dontDelete not known yet are an update at their own path", async () => {
+    expect(await policy.diff("ws-abc", olds, { workspaceId: "ws-abc", deleteOlderThanNDays: UNKNOWN }))
+      .toEqual(update([{ path: "deleteOlderThanNDays", kind: "update", replace: false }]));
+    expect(await policy.diff("ws-abc", dont, { workspaceId: "ws-abc", dontDelete: UNKNOWN }))
+      .toEqual(update([{ path: "dontDelete", kind: "update", replace: false }]));
+    expect(await policy.diff("ws-abc", olds, { workspaceId: "ws-abc", dontDelete: UNKNOWN })).toEqual(update([
+      { path: "deleteOlderThanNDays", kind: "delete", replace: false, inputDiff: true },
+      { path: "dontDelete", kind: "update", replace: false },
+    ]));
+    // Days not known yet still end dont-delete: the program no longer declares it.
+    expect(await policy.diff("ws-abc", dont, { workspaceId: "ws-abc", deleteOlderThanNDays: UNKNOWN })).toEqual(update([
+      { path: "deleteOlderThanNDays", kind: "update", replace: false },
+      { path: "dontDelete", kind: "delete", replace: false, inputDiff: true },
+    ]));
   });
 
   test("sends no request", async () => {

@@ -140,19 +140,31 @@ describe("diff", () => {
   const same = declared("1.0.0", { reason: "old", link: "https://example.com/a" });
 
   test("the declared reason and link again are no change, though the registry holds a longer reason", async () => {
-    expect(await deprecation.diff("id", olds, { ...same, __provider: "new text" })).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+    expect(await deprecation.diff("id", olds, { ...same, __provider: "new text" }))
+      .toEqual({ changes: false, replaces: [], deleteBeforeReplace: false, detailedDiff: [] });
   });
 
-  test("a reason or link changed, removed or not known yet updates in place", async () => {
-    for (const news of [{ ...same, reason: "new" }, { ...same, link: "https://example.com/b" }, declared("1.0.0", { link: "https://example.com/a" }),
-      { ...same, reason: UNKNOWN }, { ...same, link: UNKNOWN }]) {
-      expect(await deprecation.diff("id", olds, news)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+  test("a reason or link changed, removed or not known yet updates in place, at its own path", async () => {
+    const CASES: [Record<string, unknown>, { path: string; kind: string; replace: boolean; inputDiff?: boolean }][] = [
+      [{ ...same, reason: "new" }, { path: "reason", kind: "update", replace: false }],
+      [{ ...same, link: "https://example.com/b" }, { path: "link", kind: "update", replace: false }],
+      // No longer declared: the change is between the old and the new inputs.
+      [declared("1.0.0", { link: "https://example.com/a" }), { path: "reason", kind: "delete", replace: false, inputDiff: true }],
+      [{ ...same, reason: UNKNOWN }, { path: "reason", kind: "update", replace: false }],
+      [{ ...same, link: UNKNOWN }, { path: "link", kind: "update", replace: false }],
+    ];
+    for (const [news, change] of CASES) {
+      expect(await deprecation.diff("id", olds, news)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false, detailedDiff: [change] });
     }
+    // Declared where the state holds none: an add.
+    expect((await deprecation.diff("id", { ...olds, link: null }, same)).detailedDiff).toEqual([{ path: "link", kind: "add", replace: false }]);
   });
 
   test("another organization, module, provider or version, or one not known yet, replaces (new one first)", async () => {
     for (const [key, value] of [["organization", "other-org"], ["moduleName", "subnet"], ["provider", "gcp"], ["version", "1.1.0"], ["version", UNKNOWN]] as const) {
-      expect(await deprecation.diff("id", olds, { ...same, [key]: value })).toEqual({ changes: true, replaces: [key], deleteBeforeReplace: false });
+      expect(await deprecation.diff("id", olds, { ...same, [key]: value })).toEqual({
+        changes: true, replaces: [key], deleteBeforeReplace: false, detailedDiff: [{ path: key, kind: "update", replace: true }],
+      });
     }
     expect(takeRequests()).toEqual([]);
   });
@@ -238,7 +250,10 @@ describe("refresh", () => {
     // D3 names neither id: they come from the previous state.
     expect(drifted.props).toMatchObject({ moduleVersionId: outs.moduleVersionId, deprecationId: outs.deprecationId, registryLink: "https://example.com/b" });
     const program = declared("1.0.0", { reason: "old", link: "https://example.com/a" });
-    expect(await deprecation.diff(id, drifted.props ?? {}, program)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(await deprecation.diff(id, drifted.props ?? {}, program)).toEqual({
+      changes: true, replaces: [], deleteBeforeReplace: false,
+      detailedDiff: [{ path: "reason", kind: "update", replace: false }, { path: "link", kind: "update", replace: false }],
+    });
     const restored = await deprecation.update(id, drifted.props ?? {}, program);
     expect(await registryDeprecation("1.0.0")).toEqual({ reason: `old${DEPRECATION_REASON_SUFFIX}`, link: "https://example.com/a" });
     const again = await deprecation.read(id, restored.outs);

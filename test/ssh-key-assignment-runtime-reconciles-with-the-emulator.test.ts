@@ -121,18 +121,32 @@ describe("check (no request)", () => {
 describe("diff (no request)", () => {
   const olds = { workspaceId: "ws-abc", sshKeyId: KEY_A, __assignedSshKeyId: KEY_A };
   test.each([
-    ["the same inputs", { workspaceId: "ws-abc", sshKeyId: KEY_A }, { changes: false, replaces: [], deleteBeforeReplace: false }],
-    ["another key: an update", { workspaceId: "ws-abc", sshKeyId: KEY_B }, { changes: true, replaces: [], deleteBeforeReplace: false }],
-    ["a key not known yet: an update", { workspaceId: "ws-abc", sshKeyId: UNKNOWN }, { changes: true, replaces: [], deleteBeforeReplace: false }],
-    ["another workspace: a replacement, assigned there first", { workspaceId: "ws-def", sshKeyId: KEY_A }, { changes: true, replaces: ["workspaceId"], deleteBeforeReplace: false }],
-    ["a workspace not known yet: a replacement", { workspaceId: UNKNOWN, sshKeyId: KEY_A }, { changes: true, replaces: ["workspaceId"], deleteBeforeReplace: false }],
+    ["the same inputs", { workspaceId: "ws-abc", sshKeyId: KEY_A }, { changes: false, replaces: [], deleteBeforeReplace: false, detailedDiff: [] }],
+    ["another key: an update", { workspaceId: "ws-abc", sshKeyId: KEY_B },
+      { changes: true, replaces: [], deleteBeforeReplace: false, detailedDiff: [{ path: "sshKeyId", kind: "update", replace: false }] }],
+    ["a key not known yet: an update", { workspaceId: "ws-abc", sshKeyId: UNKNOWN },
+      { changes: true, replaces: [], deleteBeforeReplace: false, detailedDiff: [{ path: "sshKeyId", kind: "update", replace: false }] }],
+    ["another workspace: a replacement, assigned there first", { workspaceId: "ws-def", sshKeyId: KEY_A },
+      { changes: true, replaces: ["workspaceId"], deleteBeforeReplace: false, detailedDiff: [{ path: "workspaceId", kind: "update", replace: true }] }],
+    ["a workspace not known yet: a replacement", { workspaceId: UNKNOWN, sshKeyId: KEY_A },
+      { changes: true, replaces: ["workspaceId"], deleteBeforeReplace: false, detailedDiff: [{ path: "workspaceId", kind: "update", replace: true }] }],
+    ["another workspace and another key: a replacement that also changes the key", { workspaceId: "ws-def", sshKeyId: KEY_B },
+      { changes: true, replaces: ["workspaceId"], deleteBeforeReplace: false, detailedDiff: [
+        { path: "workspaceId", kind: "update", replace: true }, { path: "sshKeyId", kind: "update", replace: false },
+      ] }],
   ])("%s", async (_what, news, expected) => {
     expect(await assignment.diff("ws-abc", olds, news)).toEqual(expected);
     expect(requestsMade()).toEqual([]);
   });
 
-  test("a key removed outside Pulumi (refreshed to null) is an update", async () => {
-    expect((await assignment.diff("ws-abc", { ...olds, sshKeyId: null }, { workspaceId: "ws-abc", sshKeyId: KEY_A })).changes).toBe(true);
+  test("a key removed outside Pulumi (refreshed to null) is an update that adds the key back", async () => {
+    expect(await assignment.diff("ws-abc", { ...olds, sshKeyId: null }, { workspaceId: "ws-abc", sshKeyId: KEY_A }))
+      .toEqual({ changes: true, replaces: [], deleteBeforeReplace: false, detailedDiff: [{ path: "sshKeyId", kind: "add", replace: false }] });
+  });
+
+  test("a key not known yet, after a refresh found none, is an update at sshKeyId (an unknown is never an add)", async () => {
+    expect(await assignment.diff("ws-abc", { ...olds, sshKeyId: null }, { workspaceId: "ws-abc", sshKeyId: UNKNOWN }))
+      .toEqual({ changes: true, replaces: [], deleteBeforeReplace: false, detailedDiff: [{ path: "sshKeyId", kind: "update", replace: false }] });
   });
 });
 

@@ -103,23 +103,61 @@ describe("check (no request)", () => {
 describe("diff (no request)", () => {
   const olds = { workspaceId: "ws-a1", reason: "freeze", forceUnlockOnDestroy: false, heldByThisResource: true };
   test("nothing changed, or an undeclared reason against an empty one, is no change", async () => {
-    expect(await lock.diff("ws-a1", olds, { workspaceId: "ws-a1", reason: "freeze" })).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
-    expect((await lock.diff("ws-a1", { ...olds, reason: "" }, { workspaceId: "ws-a1" })).changes).toBe(false);
+    expect(await lock.diff("ws-a1", olds, { workspaceId: "ws-a1", reason: "freeze" }))
+      .toEqual({ changes: false, replaces: [], deleteBeforeReplace: false, detailedDiff: [] });
+    expect(await lock.diff("ws-a1", { ...olds, reason: "" }, { workspaceId: "ws-a1" }))
+      .toEqual({ changes: false, replaces: [], deleteBeforeReplace: false, detailedDiff: [] });
+    expect(await lock.diff("ws-a1", olds, { workspaceId: "ws-a1", reason: "freeze", forceUnlockOnDestroy: false }))
+      .toEqual({ changes: false, replaces: [], deleteBeforeReplace: false, detailedDiff: [] });
   });
   test("a reason change replaces, unlocking first", async () => {
-    expect(await lock.diff("ws-a1", olds, { workspaceId: "ws-a1", reason: "other" })).toEqual({ changes: true, replaces: ["reason"], deleteBeforeReplace: true });
+    expect(await lock.diff("ws-a1", olds, { workspaceId: "ws-a1", reason: "other" }))
+      .toEqual({ changes: true, replaces: ["reason"], deleteBeforeReplace: true, detailedDiff: [{ path: "reason", kind: "update", replace: true }] });
   });
-  test("another (or a still unknown) workspace replaces", async () => {
-    expect((await lock.diff("ws-a1", olds, { workspaceId: "ws-b2", reason: "freeze" })).replaces).toEqual(["workspaceId"]);
-    expect((await lock.diff("ws-a1", olds, { workspaceId: UNKNOWN, reason: "freeze" })).replaces).toEqual(["workspaceId"]);
+  test("a reason the program stopped declaring replaces, as a change of the inputs", async () => {
+    expect(await lock.diff("ws-a1", olds, { workspaceId: "ws-a1" })).toEqual({
+      changes: true, replaces: ["reason"], deleteBeforeReplace: true,
+      detailedDiff: [{ path: "reason", kind: "delete", replace: true, inputDiff: true }],
+    });
   });
-  test("forceUnlockOnDestroy is an update", async () => {
-    expect(await lock.diff("ws-a1", olds, { workspaceId: "ws-a1", reason: "freeze", forceUnlockOnDestroy: true }))
-      .toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+  test("another (or a still unknown) workspace or reason replaces", async () => {
+    expect(await lock.diff("ws-a1", olds, { workspaceId: "ws-b2", reason: "freeze" })).toEqual({
+      changes: true, replaces: ["workspaceId"], deleteBeforeReplace: true, detailedDiff: [{ path: "workspaceId", kind: "update", replace: true }],
+    });
+    expect(await lock.diff("ws-a1", olds, { workspaceId: UNKNOWN, reason: "freeze" })).toEqual({
+      changes: true, replaces: ["workspaceId"], deleteBeforeReplace: true, detailedDiff: [{ path: "workspaceId", kind: "update", replace: true }],
+    });
+    expect(await lock.diff("ws-a1", olds, { workspaceId: UNKNOWN, reason: UNKNOWN })).toEqual({
+      changes: true, replaces: ["workspaceId", "reason"], deleteBeforeReplace: true, detailedDiff: [
+        { path: "workspaceId", kind: "update", replace: true }, { path: "reason", kind: "update", replace: true },
+      ],
+    });
+  });
+  test("a value not known yet is an update at its own path, even against a state that recorded none", async () => {
+    expect(await lock.diff("ws-a1", { workspaceId: "ws-a1", heldByThisResource: true }, { workspaceId: "ws-a1", reason: UNKNOWN })).toEqual({
+      changes: true, replaces: ["reason"], deleteBeforeReplace: true, detailedDiff: [{ path: "reason", kind: "update", replace: true }],
+    });
+  });
+  test("forceUnlockOnDestroy is an update; dropping a true one is a change of the inputs", async () => {
+    expect(await lock.diff("ws-a1", olds, { workspaceId: "ws-a1", reason: "freeze", forceUnlockOnDestroy: true })).toEqual({
+      changes: true, replaces: [], deleteBeforeReplace: false, detailedDiff: [{ path: "forceUnlockOnDestroy", kind: "update", replace: false }],
+    });
+    expect(await lock.diff("ws-a1", { ...olds, forceUnlockOnDestroy: true }, { workspaceId: "ws-a1", reason: "freeze" })).toEqual({
+      changes: true, replaces: [], deleteBeforeReplace: false,
+      detailedDiff: [{ path: "forceUnlockOnDestroy", kind: "delete", replace: false, inputDiff: true }],
+    });
+    expect(await lock.diff("ws-a1", olds, { workspaceId: "ws-a1", reason: "freeze", forceUnlockOnDestroy: UNKNOWN })).toEqual({
+      changes: true, replaces: [], deleteBeforeReplace: false, detailedDiff: [{ path: "forceUnlockOnDestroy", kind: "update", replace: false }],
+    });
   });
   test("a lock someone else holds since the last refresh proposes to lock again", async () => {
     expect(await lock.diff("ws-a1", { ...olds, heldByThisResource: false }, { workspaceId: "ws-a1", reason: "freeze" }))
-      .toEqual({ changes: true, replaces: ["locked"], deleteBeforeReplace: true });
+      .toEqual({ changes: true, replaces: ["locked"], deleteBeforeReplace: true, detailedDiff: [{ path: "locked", kind: "update", replace: true }] });
+  });
+  test("sends no request", async () => {
+    emulator.clearRequests();
+    await lock.diff("ws-a1", olds, { workspaceId: "ws-b2", reason: "other", forceUnlockOnDestroy: true });
+    expect(requests()).toEqual([]);
   });
 });
 

@@ -123,7 +123,7 @@ describe("diff", () => {
 
   test("reports no changes when the declared values match", async () => {
     expect(await workspace.diff("ws-1", olds, { name: "alpha", organization: "example-org", description: "one" }))
-      .toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+      .toEqual({ changes: false, replaces: [], deleteBeforeReplace: false, detailedDiff: [] });
   });
 
   test("ignores a description the program does not declare", async () => {
@@ -142,8 +142,10 @@ describe("diff", () => {
   });
 
   test("updates in place for a new name or description", async () => {
-    expect(await workspace.diff("ws-1", olds, { name: "beta", organization: "example-org", description: "two" }))
-      .toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(await workspace.diff("ws-1", olds, { name: "beta", organization: "example-org", description: "two" })).toEqual({
+      changes: true, replaces: [], deleteBeforeReplace: false,
+      detailedDiff: [{ path: "name", kind: "update", replace: false }, { path: "description", kind: "update", replace: false }],
+    });
   });
 
   test("replaces for a new organization, after checking with a read that it can take the workspace", async () => {
@@ -155,8 +157,15 @@ describe("diff", () => {
     });
     expect(made.status).toBe(201);
     emulator.clearRequests();
-    expect(await workspace.diff("ws-1", olds, { name: "alpha", organization: "other-org" }))
-      .toEqual({ changes: true, replaces: ["organization"], deleteBeforeReplace: false });
+    // Names are unique in an organization: the old workspace goes first.
+    expect(await workspace.diff("ws-1", olds, { name: "alpha", organization: "other-org" })).toEqual({
+      changes: true, replaces: ["organization"], deleteBeforeReplace: true,
+      // The state (from before declarations were recorded) implies a declared description, dropped here.
+      detailedDiff: [
+        { path: "organization", kind: "update", replace: true },
+        { path: "description", kind: "delete", replace: false, inputDiff: true },
+      ],
+    });
     expect(emulator.requests().map((r) => r.method)).toEqual(["GET"]);
     await expect(workspace.diff("ws-1", olds, { name: "alpha", organization: "no-such-org" }))
       .rejects.toThrow('cannot move to organization "no-such-org": it does not exist');

@@ -2,7 +2,7 @@
 // (`require("pulumi-wsbridge/runtime").<kind>.<method>(...)`) long after they were written, so
 // exports may be added but never renamed or removed, and their signatures only widened.
 import * as config from "./config";
-import type { Props } from "./lifecycle";
+import type { Imported, Props } from "./lifecycle";
 import type * as workspaceKind from "./kinds/workspace";
 import type * as workspaceLockKind from "./kinds/workspace-lock";
 import type * as sshKeyAssignmentKind from "./kinds/ssh-key-assignment";
@@ -19,6 +19,10 @@ interface KindModule {
   read(id: string, props: Props | undefined): Promise<unknown>;
   update(id: string, olds: Props, news: Props): Promise<unknown>;
   remove(id: string, props: Props): Promise<void>;
+  // The provider plugin's route also previews applies and imports (see lifecycle.ts, Imported).
+  previewCreate(news: Props): Promise<unknown>;
+  previewUpdate(id: string, olds: Props, news: Props): Promise<unknown>;
+  importById(importId: string, internal: Props): Promise<unknown>;
 }
 
 /**
@@ -35,6 +39,12 @@ function lifecycleOf<M extends KindModule>(load: () => M) {
     read: (id: string, props: Props | undefined) => kind().read(id, props) as ReturnType<M["read"]>,
     update: (id: string, olds: Props, news: Props) => kind().update(id, olds, news) as ReturnType<M["update"]>,
     delete: (id: string, props: Props) => kind().remove(id, props),
+    /** The outputs a create will have, UNKNOWN where only the server can tell; no request (plugin previews). */
+    previewCreate: (news: Props) => kind().previewCreate(news) as Promise<Props>,
+    /** The outputs an update will have, UNKNOWN where only the server can tell; no request (plugin previews). */
+    previewUpdate: (id: string, olds: Props, news: Props) => kind().previewUpdate(id, olds, news) as Promise<Props>,
+    /** `pulumi import`: the state and inputs of the object an import id names; undefined when there is none. */
+    importById: (importId: string, internal: Props) => kind().importById(importId, internal) as Promise<Imported<Props> | undefined>,
   };
 }
 
@@ -65,3 +75,9 @@ export const workspaceTagBindings = lifecycleOf(() => require("./kinds/workspace
 export const remoteStateConsumers = lifecycleOf(() => require("./kinds/remote-state-consumers") as typeof remoteStateConsumersKind);
 
 export const moduleVersionDeprecation = lifecycleOf(() => require("./kinds/module-version-deprecation") as typeof moduleVersionDeprecationKind);
+
+/** The lookups, for the provider plugin's Invoke (the dynamic route's program calls them itself). */
+export const lookups = {
+  workspaces: () => require("./lookups/workspaces") as typeof import("./lookups/workspaces"),
+  moduleVersions: () => require("./lookups/module-versions") as typeof import("./lookups/module-versions"),
+};

@@ -24,6 +24,38 @@ export interface DiffOutcome {
   readonly changes: boolean;
   readonly replaces: string[];
   readonly deleteBeforeReplace: boolean;
+  /**
+   * Each change as a property path (see property-paths.ts). The provider plugin answers
+   * `pulumi preview --diff` with it; the dynamic-provider host has no detailed diff and ignores it.
+   */
+  readonly detailedDiff: PropertyChange[];
+}
+
+/** One change `pulumi preview --diff` shows on the plugin route. */
+export interface PropertyChange {
+  /** `description`, `vcsRepo.branch`, `tagBindings["team"]`, `triggerPrefixes[1]`. */
+  readonly path: string;
+  /** add: no value before; delete: no value after; update: another value. */
+  readonly kind: "add" | "delete" | "update";
+  /** The change replaces the resource. */
+  readonly replace: boolean;
+  /**
+   * The change is between the old and the new *inputs* (a property the program stopped declaring),
+   * not between the server's last report and the new inputs (the default).
+   */
+  readonly inputDiff?: boolean;
+}
+
+/**
+ * What the plugin route needs of a kind beyond the dynamic lifecycle: the outputs an apply will
+ * certainly produce (for `pulumi preview`), and the adoption of an object by import id.
+ */
+export interface Imported<O> {
+  /** The resource's id (an import id in another accepted form is resolved to it). */
+  readonly id: string;
+  readonly props: O;
+  /** The inputs a program must declare to reproduce the object: after declaring them, a preview shows no change. */
+  readonly inputs: Props;
 }
 
 export function isUnknown(value: unknown): boolean {
@@ -89,9 +121,10 @@ export function normalizeOptionalText(value: unknown): string {
 
 /**
  * Inputs the resource classes add for the provider's own use; never the user's, never diffed.
- * `__namedOutputs`: see the Workspace class (which outputs its state holds by name).
+ * `__namedOutputs`: see the Workspace class (which outputs its state holds by name). `__urn`: the
+ * resource's URN, which the provider plugin knows (the dynamic host does not), for notes to the user.
  */
-export const INTERNAL_INPUTS = ["__owner", "__namedOutputs"] as const;
+export const INTERNAL_INPUTS = ["__owner", "__namedOutputs", "__urn"] as const;
 
 /** The user's inputs: without `__provider` and the internal ones. */
 export function userInputs(props: Props | undefined): Props {

@@ -1,4 +1,5 @@
-// DataRetentionPolicy lifecycle: check, diff, create, read, update, delete.
+// DataRetentionPolicy lifecycle: check, diff, create, read, update, delete; for the provider plugin, the outputs
+// a create or an update will have (previewCreate, previewUpdate) and import.
 // Shape shared by every kind: validate → build the request → call the client → map to outputs.
 //
 // The resource is the policy set explicitly on one workspace (C11–C13, self-managed edition only); its id
@@ -6,17 +7,24 @@
 // again changes nothing), switching between the two forms in place. Destroy removes it (C13), so the
 // workspace falls back to its organization's default. A policy removed outside Pulumi makes the
 // resource gone at refresh (the next `up` sets it again).
+//
+// Import ids (`pulumi import wsbridge:index:DataRetentionPolicy <name> <id>`), of a workspace with a policy of its own:
+//   ws-<id>                            the workspace id (the resource id)
+//   <organization>/<workspace name>    the workspace by name (one more request, to find its id)
 import {
   DATA_RETENTION_ONE_FORM, dataRetentionPolicyInputsSchema, type DataRetentionPolicyInputs,
 } from "../../schemas/data-retention-policy";
 import {
   ForbiddenError, NotFoundError, UnsupportedEditionError,
-  type DataRetentionPolicy, type DataRetentionPolicyInput, type WsbridgeClient,
+  type DataRetentionPolicy, type DataRetentionPolicyInput, type Workspace, type WsbridgeClient,
 } from "../api";
 import { resolveSettings, settingsProblem, sharedClient } from "../config";
 import {
-  isUnknown, withStaleSettingsHint, userInputs, validate, withoutProvider, type CheckFailure, type CheckOutcome, type DiffOutcome, type Props,
+  isUnknown, withStaleSettingsHint, userInputs, validate, withoutProvider, UNKNOWN,
+  type CheckFailure, type CheckOutcome, type DiffOutcome, type Imported, type Props, type PropertyChange,
 } from "../lifecycle";
+import { changedPaths, pathsOfChange } from "../property-paths";
+import { parseWorkspaceImportId, readWorkspaceForImport, type WorkspaceRef } from "../import-ids";
 import { assertServesTheApi } from "../serves-the-api";
 
 const KIND = "DataRetentionPolicy";
@@ -43,6 +51,9 @@ export type DataRetentionPolicyOutputs = {
   /** The server's id of the policy (`drp-…`); it changes when the form changes. */
   policyId: string;
 };
+
+/** The outputs a preview announces: each known value, or UNKNOWN where only the apply will tell. */
+export type DataRetentionPolicyPreview = { [K in keyof DataRetentionPolicyOutputs]: DataRetentionPolicyOutputs[K] | typeof UNKNOWN };
 
 // ---- check ----------------------------------------------------------------------------------
 
@@ -89,12 +100,33 @@ async function checkTheEdition(inputs: Props, failures: CheckFailure[]): Promise
 // ---- diff -----------------------------------------------------------------------------------
 
 export async function diff(_id: string, olds: Props, news: Props): Promise<DiffOutcome> {
-  const replaces: string[] = [];
+  const changes: PropertyChange[] = [];
   // The policy belongs to one workspace: another workspace is another policy.
-  if (isUnknown(news.workspaceId) || news.workspaceId !== olds.workspaceId) replaces.push("workspaceId");
+  if (isUnknown(news.workspaceId) || news.workspaceId !== olds.workspaceId) {
+    changes.push(...(isUnknown(news.workspaceId) ? [{ path: "workspaceId", kind: "update", replace: true } as const]
+      : pathsOfChange("workspaceId", olds.workspaceId, news.workspaceId, { replace: true })));
+  }
   const formChanged = isUnknown(news.deleteOlderThanNDays) || isUnknown(news.dontDelete) ||
     formKey(desiredForm(userInputs(news))) !== formKey(currentForm(olds));
-  return { changes: replaces.length > 0 || formChanged, replaces, deleteBeforeReplace: false };
+  if (formChanged) changes.push(...formChanges(currentForm(olds), userInputs(news)));
+  const replaces = changes.filter((c) => c.replace).map((c) => c.path);
+  return { changes: changes.length > 0, replaces, deleteBeforeReplace: false, detailedDiff: changes };
+}
+
+/**
+ * Where a changed policy changes, in the inputs' terms: the days (none for `dont-delete`), and
+ * `dontDelete` present (true) or absent. A form the program stopped declaring is a change of its inputs.
+ */
+function formChanges(current: DataRetentionPolicyInput | undefined, news: Props): PropertyChange[] {
+  const days = current?.kind === "delete-older" ? current.deleteOlderThanNDays : undefined;
+  const dontDelete = current?.kind === "dont-delete" ? true : undefined;
+  return [...inputChange("deleteOlderThanNDays", days, news.deleteOlderThanNDays), ...inputChange("dontDelete", dontDelete, news.dontDelete)];
+}
+
+/** The change of one form property; none when it stays; an unknown value is an update at its own path. */
+function inputChange(path: string, before: unknown, after: unknown): PropertyChange[] {
+  if (isUnknown(after)) return [{ path, kind: "update", replace: false }];
+  return changedPaths(path, before, after, { inputDiff: after === undefined });
 }
 
 /** The policy the inputs declare (after check: exactly one form). */
@@ -165,9 +197,11 @@ export async function read(id: string, props: Props | undefined): Promise<{ id: 
  * for its default); a server that leaves it out is asked through the workspace, whose
  * `data-retention-policy` relationship is set only by an explicit policy (what go-tfe relies on).
  */
-async function sourceOf(client: WsbridgeClient, workspaceId: string, policy: DataRetentionPolicy): Promise<DataRetentionPolicySource> {
+async function sourceOf(
+  client: WsbridgeClient, workspaceId: string, policy: DataRetentionPolicy, known?: Workspace,
+): Promise<DataRetentionPolicySource> {
   if (policy.target !== null) return policy.target.type === "workspaces" && policy.target.id === workspaceId ? "workspace" : "organization";
-  const workspace = await client.readWorkspace(workspaceId);
+  const workspace = known ?? await client.readWorkspace(workspaceId);
   return workspace.dataRetentionPolicy === null ? "organization" : "workspace";
 }
 
@@ -205,6 +239,93 @@ export async function remove(id: string, props: Props): Promise<void> {
     if (hinted !== error) throw hinted;
     throw await explained(client, error, workspaceId, "remove");
   }
+}
+
+// ---- preview (plugin route) -----------------------------------------------------------------
+
+/**
+ * The outputs a create with `news` will have, without a request: the declared policy, set on the
+ * workspace. `policyId` is the server's to choose.
+ */
+export async function previewCreate(news: Props): Promise<DataRetentionPolicyPreview> {
+  return previewOf(userInputs(news));
+}
+
+/**
+ * The outputs an update will have: the same as a create's (an update sets the policy anew). `policyId`
+ * changes with the form, and the service does not promise to keep it otherwise.
+ */
+export async function previewUpdate(_id: string, _olds: Props, news: Props): Promise<DataRetentionPolicyPreview> {
+  return previewOf(userInputs(news));
+}
+
+function previewOf(inputs: Props): DataRetentionPolicyPreview {
+  const form = previewedForm(inputs);
+  return {
+    workspaceId: isUnknown(inputs.workspaceId) ? UNKNOWN : String(inputs.workspaceId),
+    kind: form,
+    deleteOlderThanNDays: previewedDays(form, inputs.deleteOlderThanNDays),
+    dontDelete: form === UNKNOWN ? UNKNOWN : form === "dont-delete",
+    source: "workspace",
+    policyId: UNKNOWN,
+  };
+}
+
+function previewedDays(form: DataRetentionPolicyKind | typeof UNKNOWN, days: unknown): number | null | typeof UNKNOWN {
+  if (form === "dont-delete") return null;
+  return form === UNKNOWN || isUnknown(days) ? UNKNOWN : Number(days);
+}
+
+/**
+ * The form the apply will set. Check lets both forms through only while one is unknown, and refuses
+ * both at the apply: so the unknown one can only resolve to nothing, unless both are unknown.
+ */
+function previewedForm(inputs: Props): DataRetentionPolicyKind | typeof UNKNOWN {
+  const days = inputs.deleteOlderThanNDays;
+  const dontDelete = inputs.dontDelete;
+  if (dontDelete === undefined) return "delete-older";
+  if (days === undefined) return "dont-delete";
+  if (!isUnknown(days)) return "delete-older";
+  if (!isUnknown(dontDelete)) return "dont-delete";
+  return UNKNOWN;
+}
+
+// ---- import (plugin route) ------------------------------------------------------------------
+
+/**
+ * Adopts the policy set on the workspace `importId` names, as if this resource had set it (destroy
+ * removes it). The requests of a refresh (C11), plus one read to find a workspace given by name. A
+ * workspace that follows its organization's default has nothing to adopt (undefined).
+ */
+export async function importById(importId: string, _internal: Props): Promise<Imported<DataRetentionPolicyOutputs> | undefined> {
+  const client = sharedClient();
+  const found = await resolveWorkspace(client, parseWorkspaceImportId(KIND, importId));
+  if (found === undefined) return undefined;
+  let policy: DataRetentionPolicy;
+  try {
+    policy = await client.readDataRetentionPolicy(found.id);
+  } catch (error) {
+    if (error instanceof UnsupportedEditionError) {
+      throw new Error(`${KIND}: cannot import ${JSON.stringify(importId)}: ${error.message}`, { cause: error });
+    }
+    if (!(error instanceof NotFoundError)) throw error;
+    // No workspace, or neither a policy of its own nor an organization default.
+    await assertServesTheApi(client, ", so a workspace not found there is not known to be missing");
+    return undefined;
+  }
+  if (await sourceOf(client, found.id, policy, found.workspace) === "organization") return undefined;
+  const props = outputsOf(found.id, policy, "workspace");
+  return { id: found.id, props, inputs: inputsFrom(props) };
+}
+
+/**
+ * The workspace id `ref` names, with the workspace when a read was needed to find it (by name);
+ * undefined when there is no workspace of that name (on an address that serves the API).
+ */
+async function resolveWorkspace(client: WsbridgeClient, ref: WorkspaceRef): Promise<{ id: string; workspace?: Workspace } | undefined> {
+  if ("id" in ref) return { id: ref.id };
+  const workspace = await readWorkspaceForImport(client, ref);
+  return workspace === undefined ? undefined : { id: workspace.id, workspace };
 }
 
 // ---- errors ---------------------------------------------------------------------------------

@@ -11,6 +11,12 @@
 // link) to absolute values, so sending the same PATCH twice leaves the same state as sending it once.
 // That is why the client retries their documented 500/503 failures (and lost connections) instead of
 // reporting an outcome it cannot know.
+//
+// Import ids (`pulumi import wsbridge:index:ModuleVersionDeprecation <name> <id>`), one registry read (D3) each:
+//   organization/moduleName/provider/version    the id create returns
+//   moduleName/provider/version                 in the organization of `wsbridge:organization`
+// A version that is not deprecated has nothing to adopt. D3 names neither server id, so an imported
+// deprecation has `moduleVersionId` "" and `deprecationId` null until its next update (D1) reports them.
 import {
   moduleVersionDeprecationInputsSchema, type ModuleVersionDeprecationInputs,
 } from "../../schemas/module-version-deprecation";
@@ -20,7 +26,8 @@ import {
 } from "../api";
 import { resolveSettings, settingsProblem, sharedClient, withDefaultOrganization } from "../config";
 import {
-  isUnknown, withStaleSettingsHint, userInputs, validate, withoutProvider, type CheckOutcome, type DiffOutcome, type Props,
+  UNKNOWN, isUnknown, withStaleSettingsHint, userInputs, validate, withoutProvider, type CheckOutcome, type DiffOutcome,
+  type Imported, type PropertyChange, type Props,
 } from "../lifecycle";
 import { assertServesTheApi } from "../serves-the-api";
 
@@ -60,6 +67,11 @@ export type ModuleVersionDeprecationOutputs = {
   deprecationId: string | null;
 };
 
+/** The outputs a preview promises: each one known, or {@link UNKNOWN} where only the apply will tell. */
+export type ModuleVersionDeprecationPreview = {
+  [K in keyof ModuleVersionDeprecationOutputs]: ModuleVersionDeprecationOutputs[K] | typeof UNKNOWN;
+};
+
 // ---- check ----------------------------------------------------------------------------------
 
 export async function check(_olds: Props, news: Props): Promise<CheckOutcome<Props>> {
@@ -82,7 +94,21 @@ export async function diff(_id: string, olds: Props, news: Props): Promise<DiffO
   const replaces = KEY_INPUTS.filter((key) => isUnknown(declared[key]) || declared[key] !== olds[key]);
   // The old outputs hold the declared text (or, after a refresh that found drift, the registry's).
   const updates = TEXT_INPUTS.filter((key) => isUnknown(declared[key]) || (declared[key] ?? null) !== (olds[key] ?? null));
-  return { changes: replaces.length > 0 || updates.length > 0, replaces: [...replaces], deleteBeforeReplace: false };
+  const detailedDiff = [
+    ...replaces.map((key) => changeOf(key, olds[key], declared[key], true)),
+    ...updates.map((key) => changeOf(key, olds[key], declared[key], false)),
+  ];
+  return { changes: detailedDiff.length > 0, replaces: [...replaces], deleteBeforeReplace: false, detailedDiff };
+}
+
+/**
+ * A property judged changed, as one path: an unknown value is an update; no value before (null in the
+ * outputs) an add; a property the program no longer declares a delete between the old and new inputs.
+ */
+function changeOf(path: string, before: unknown, after: unknown, replace: boolean): PropertyChange {
+  if (after === UNKNOWN) return { path, kind: "update", replace };
+  if (after === undefined || after === null) return { path, kind: "delete", replace, inputDiff: true };
+  return { path, kind: before === undefined || before === null ? "add" : "update", replace };
 }
 
 // ---- create ---------------------------------------------------------------------------------
@@ -225,6 +251,99 @@ async function stillDeprecated(client: WsbridgeClient, ref: ModuleVersionRef): P
   return `${label(ref)} could not be reverted: the registry still shows the version deprecated, but the deprecation ` +
     `endpoint answered 404, so ${noAccess(ref)}. Nothing was changed; fix the access and run destroy again, or ` +
     "`pulumi state delete` the resource to leave the version deprecated";
+}
+
+// ---- preview (plugin route) -------------------------------------------------------------------
+
+/**
+ * No request. The key inputs, `moduleSource`, `reason` and `link` are stored as declared. The registry's
+ * reason and link are the server's (it appends to the reason; the spec promises no echo of either), and
+ * a create learns both server ids from D1's answer.
+ */
+export async function previewCreate(news: Props): Promise<ModuleVersionDeprecationPreview> {
+  return { ...declaredPart(userInputs(news)), moduleVersionId: UNKNOWN, deprecationId: UNKNOWN };
+}
+
+/**
+ * No request. As {@link previewCreate}, but an update deprecates the same version again and D1 sets the
+ * deprecation's text in place: both server ids stay the state's (unknown where the state has none yet,
+ * e.g. after an import, as D1 then reports them).
+ */
+export async function previewUpdate(_id: string, olds: Props, news: Props): Promise<ModuleVersionDeprecationPreview> {
+  const state = withoutProvider(olds);
+  return {
+    ...declaredPart(userInputs(news)),
+    moduleVersionId: typeof state.moduleVersionId === "string" && state.moduleVersionId !== "" ? state.moduleVersionId : UNKNOWN,
+    deprecationId: typeof state.deprecationId === "string" ? state.deprecationId : UNKNOWN,
+  };
+}
+
+function declaredPart(inputs: Props): Omit<ModuleVersionDeprecationPreview, "moduleVersionId" | "deprecationId"> {
+  const known = (value: unknown): string => (typeof value === "string" ? value : UNKNOWN);
+  const organization = known(inputs.organization ?? resolveSettings().organization);
+  const moduleName = known(inputs.moduleName);
+  const provider = known(inputs.provider);
+  const source = [organization, moduleName, provider];
+  return {
+    organization, moduleName, provider, version: known(inputs.version),
+    moduleSource: source.includes(UNKNOWN) ? UNKNOWN : source.join("/"),
+    reason: typeof inputs.reason === "string" ? inputs.reason : null,
+    link: typeof inputs.link === "string" ? inputs.link : null,
+    registryReason: UNKNOWN,
+    registryLink: UNKNOWN,
+  };
+}
+
+// ---- import (plugin route) --------------------------------------------------------------------
+
+const IMPORT_FORMS = '"organization/moduleName/provider/version" or "moduleName/provider/version" (in the wsbridge:organization ' +
+  "organization)";
+
+/**
+ * One request, as a refresh: the registry's version (D3). Adopts its deprecation with the reason and
+ * link the registry holds, which are what the program declares to keep it; undefined when the version
+ * is gone or not deprecated.
+ */
+export async function importById(importId: string, _internal: Props): Promise<Imported<ModuleVersionDeprecationOutputs> | undefined> {
+  const key = parseImportId(importId);
+  const client = sharedClient();
+  let live: RegistryModuleVersion;
+  try {
+    live = await client.readRegistryModuleVersion({ namespace: key.organization, name: key.moduleName, provider: key.provider, version: key.version });
+  } catch (error) {
+    if (!(error instanceof NotFoundError)) throw error;
+    await assertServesTheApi(client, ", so a module version not found there is not known to be gone");
+    return undefined;
+  }
+  if (live.deprecation === null) return undefined;
+  const { reason, link } = live.deprecation;
+  const outs: ModuleVersionDeprecationOutputs = {
+    ...key,
+    moduleSource: `${key.organization}/${key.moduleName}/${key.provider}`,
+    // No link is stored as "": declared as none, which refresh matches with it.
+    reason, link: link === "" ? null : link, registryReason: reason, registryLink: link,
+    moduleVersionId: "", deprecationId: null,
+  };
+  return { id: idOf(outs), props: outs, inputs: inputsFrom(outs) };
+}
+
+type VersionKey = { organization: string; moduleName: string; provider: string; version: string };
+
+function parseImportId(importId: string): VersionKey {
+  const parts = importId.split("/");
+  if (parts.length !== 3 && parts.length !== 4) throw new Error(malformedImportId(importId, "it has neither 3 nor 4 parts"));
+  const organization = parts.length === 4 ? parts[0] : resolveSettings().organization;
+  if (organization === undefined) throw new Error(malformedImportId(importId, "it names no organization, and wsbridge:organization is not set"));
+  const [moduleName = "", provider = "", version = ""] = parts.slice(-3);
+  const key = { organization, moduleName, provider, version };
+  const outcome = validate(moduleVersionDeprecationInputsSchema, key, KIND);
+  const failure = outcome.failures[0];
+  if (failure !== undefined) throw new Error(malformedImportId(importId, `its ${failure.property} ${failure.reason}`));
+  return key;
+}
+
+function malformedImportId(importId: string, why: string): string {
+  return `${KIND}: cannot import "${importId}": ${why}. Use ${IMPORT_FORMS}.`;
 }
 
 // ---- errors ---------------------------------------------------------------------------------

@@ -6,14 +6,22 @@
 // several instances on one workspace coexist; its id is `<workspaceId>:<12 hex of the owner marker>`.
 // Exclusive mode replaces the whole list (C3). Consumer lists are sorted in check, so order is never
 // a change.
+//
+// Import ids (`pulumi import wsbridge:index:RemoteStateConsumers <name> <id>`), one listing of the consumers each;
+// the resource's id is then `<workspaceId>:<12 hex of the importing resource's owner marker>`, as its create would give:
+//   ws-…                every consumer listed, additive (a workspace without consumers has nothing to adopt)
+//   ws-…:exclusive      the whole list, exclusive (even an empty one)
+//   ws-…/ws-a,ws-b      those consumers, additive (each must be listed)
+//   ws-…:<12 hex>       an id create returned: every consumer listed, additive (the suffix names its creator, not its consumers)
 import { createHash, randomUUID } from "node:crypto";
 import { remoteStateConsumersInputsSchema, type RemoteStateConsumersInputs } from "../../schemas/remote-state-consumers";
 import { NotFoundError, ValidationError, type WsbridgeClient } from "../api";
 import { settingsProblem, sharedClient } from "../config";
 import {
-  isUnknown, withStaleSettingsHint, userInputs, validate, withoutProvider, type CheckFailure, type CheckOutcome,
-  type DiffOutcome, type Props,
+  UNKNOWN, isUnknown, withStaleSettingsHint, userInputs, validate, withoutProvider, type CheckFailure, type CheckOutcome,
+  type DiffOutcome, type Imported, type PropertyChange, type Props,
 } from "../lifecycle";
+import { childPath } from "../property-paths";
 import { assertServesTheApi } from "../serves-the-api";
 
 const KIND = "RemoteStateConsumers";
@@ -30,6 +38,9 @@ export type RemoteStateConsumersOutputs = {
   /** The owner marker the class sent (project/stack/name), kept so refresh returns the same inputs. */
   __owner?: string;
 };
+
+/** The outputs a preview promises: each one known, or {@link UNKNOWN} where only the apply will tell. */
+export type RemoteStateConsumersPreview = { [K in keyof RemoteStateConsumersOutputs]: RemoteStateConsumersOutputs[K] | typeof UNKNOWN };
 
 // ---- check ----------------------------------------------------------------------------------
 
@@ -114,12 +125,49 @@ const byId = (a: unknown, b: unknown): number => String(a) < String(b) ? -1 : St
 
 // ---- diff -----------------------------------------------------------------------------------
 
+/**
+ * No request. Each change is a path: `workspaceId` (replaces), each consumer added at its index in the
+ * new list and each one removed at its index in the old one (`consumerIds[1]`), `exclusive`.
+ */
 export async function diff(_id: string, olds: Props, news: Props): Promise<DiffOutcome> {
   const replaces = isUnknown(news.workspaceId) || olds.workspaceId !== news.workspaceId ? ["workspaceId"] : [];
-  const updates: string[] = [];
-  if (isUnknown(news.consumerIds) || !sameSet(olds.consumerIds, news.consumerIds)) updates.push("consumerIds");
-  if (isUnknown(news.exclusive) || (olds.exclusive === true) !== (news.exclusive === true)) updates.push("exclusive");
-  return { changes: replaces.length + updates.length > 0, replaces, deleteBeforeReplace: false };
+  const detailedDiff: PropertyChange[] = [
+    ...replaces.map((path) => ({ path, kind: "update" as const, replace: true })),
+    ...consumerChanges(olds.consumerIds, news.consumerIds),
+    ...exclusiveChanges(olds.exclusive, news.exclusive),
+  ];
+  return { changes: detailedDiff.length > 0, replaces, deleteBeforeReplace: false, detailedDiff };
+}
+
+/**
+ * The list is a set: a consumer added is an add at its index in the declared list, one dropped a delete
+ * at its index in the server's last report, and an entry not known yet an update at its own index. An
+ * add and a delete at the same index are one update there (the engine keys the changes by path).
+ */
+function consumerChanges(before: unknown, after: unknown): PropertyChange[] {
+  if (after === UNKNOWN) return [{ path: "consumerIds", kind: "update", replace: false }];
+  const old = Array.isArray(before) ? before.map(String) : [];
+  const declared = Array.isArray(after) ? after : [];
+  const had = new Set(old);
+  const has = new Set(declared.map(String));
+  const byIndex = new Map<number, PropertyChange["kind"]>();
+  declared.forEach((entry: unknown, index) => {
+    if (entry === UNKNOWN) byIndex.set(index, "update");
+    else if (!had.has(String(entry))) byIndex.set(index, "add");
+  });
+  old.forEach((entry, index) => {
+    if (has.has(entry)) return;
+    byIndex.set(index, byIndex.has(index) ? "update" : "delete");
+  });
+  return [...byIndex].sort(([a], [b]) => a - b).map(([index, kind]) => ({ path: childPath("consumerIds", index), kind, replace: false }));
+}
+
+/** `exclusive` is false when not declared; declaring it no more after true is an input change (delete). */
+function exclusiveChanges(before: unknown, after: unknown): PropertyChange[] {
+  if (after === UNKNOWN) return [{ path: "exclusive", kind: "update", replace: false }];
+  if ((before === true) === (after === true)) return [];
+  if (after === undefined) return [{ path: "exclusive", kind: "delete", replace: false, inputDiff: true }];
+  return [{ path: "exclusive", kind: before === undefined ? "add" : "update", replace: false }];
 }
 
 function sameSet(before: unknown, after: unknown): boolean {
@@ -139,9 +187,14 @@ export async function create(inputs: Props): Promise<{ id: string; outs: RemoteS
   const declared = parseChecked(inputs);
   const client = sharedClient();
   const owner = withoutProvider(inputs).__owner;
-  const suffix = createHash("sha256").update(typeof owner === "string" ? owner : randomUUID()).digest("hex").slice(0, 12);
   const outs = await apply(client, declared, []);
-  return { id: `${declared.workspaceId}:${suffix}`, outs: withOwner(outs, owner) };
+  return { id: idOf(declared.workspaceId, owner), outs: withOwner(outs, owner) };
+}
+
+/** `<workspaceId>:<12 hex of the owner marker>`; without a marker, of a random value (no two alike). */
+function idOf(workspaceId: string, owner: unknown): string {
+  const suffix = createHash("sha256").update(typeof owner === "string" ? owner : randomUUID()).digest("hex").slice(0, 12);
+  return `${workspaceId}:${suffix}`;
 }
 
 // ---- read -----------------------------------------------------------------------------------
@@ -168,11 +221,15 @@ export async function read(id: string, props: Props | undefined): Promise<{ id: 
   const exclusive = state.exclusive === true;
   const managed = Array.isArray(state.consumerIds) ? state.consumerIds.map(String) : [];
   const outs = withOwner(outputsOf(workspaceId, exclusive ? live : managed.filter((c) => live.includes(c)), live, exclusive), state.__owner);
-  const inputs: Props = {
-    workspaceId, consumerIds: outs.consumerIds, ...(exclusive && { exclusive: true }),
+  return { id, props: outs, inputs: inputsOf(outs) };
+}
+
+/** The inputs that reproduce `outs`: what refresh and import report as declared (with the owner marker, the class's). */
+function inputsOf(outs: RemoteStateConsumersOutputs): Props {
+  return {
+    workspaceId: outs.workspaceId, consumerIds: outs.consumerIds, ...(outs.exclusive && { exclusive: true }),
     ...(outs.__owner !== undefined && { __owner: outs.__owner }),
   };
-  return { id, props: outs, inputs };
 }
 
 // ---- update ---------------------------------------------------------------------------------
@@ -226,6 +283,88 @@ export async function remove(_id: string, props: Props): Promise<void> {
     const still = managed.filter((c) => live.includes(c));
     if (still.length > 0) await client.removeRemoteStateConsumers(workspaceId, still);
   }
+}
+
+// ---- preview (plugin route) -------------------------------------------------------------------
+
+/**
+ * No request. Create and update end with exactly the declared consumers managed (added, or already
+ * there), so `consumerIds` is the declared list, sorted; exclusive, C3 makes it the whole list, so
+ * `allConsumerIds` is known too. Additive, the whole list is the server's: others (another resource on
+ * the same workspace, in the same deployment too) add and remove theirs.
+ */
+export async function previewCreate(news: Props): Promise<RemoteStateConsumersPreview> {
+  const inputs = withoutProvider(news);
+  return withOwner(previewOf(inputs), inputs.__owner);
+}
+
+/** No request. As {@link previewCreate}; the owner marker is the new one, else the old one, as update keeps it. */
+export async function previewUpdate(_id: string, olds: Props, news: Props): Promise<RemoteStateConsumersPreview> {
+  const inputs = withoutProvider(news);
+  return withOwner(previewOf(inputs), inputs.__owner ?? withoutProvider(olds).__owner);
+}
+
+function previewOf(inputs: Props): RemoteStateConsumersPreview {
+  // An entry not known yet may sort anywhere: the whole list is unknown then.
+  const consumerIds = Array.isArray(inputs.consumerIds) && !isUnknown(inputs.consumerIds)
+    ? inputs.consumerIds.map(String).sort(byId) : UNKNOWN;
+  const exclusive = inputs.exclusive === UNKNOWN ? UNKNOWN : inputs.exclusive === true;
+  return {
+    workspaceId: typeof inputs.workspaceId === "string" ? inputs.workspaceId : UNKNOWN,
+    consumerIds,
+    allConsumerIds: exclusive === true ? consumerIds : UNKNOWN,
+    exclusive,
+  };
+}
+
+// ---- import (plugin route) --------------------------------------------------------------------
+
+/** What an import id names (see the header comment for the forms). */
+type ImportRequest = { workspaceId: string; exclusive: boolean; consumers?: string[] };
+
+const IMPORT_FORMS = '"ws-…" (every consumer, additive), "ws-…:exclusive" (the whole list, exclusive), ' +
+  '"ws-…/ws-a,ws-b" (those consumers, additive) or "ws-…:<12 hex>" (an id create returned)';
+
+/**
+ * As many requests as a refresh: the consumer list, every page. Adopts the consumers the import id
+ * names as a resource that added them would hold them, under the id its create would give (from
+ * `internal.__owner`); undefined when the workspace is gone or the id names consumers it does not list.
+ */
+export async function importById(importId: string, internal: Props): Promise<Imported<RemoteStateConsumersOutputs> | undefined> {
+  const request = parseImportId(importId);
+  const client = sharedClient();
+  let live: string[];
+  try {
+    live = await listAll(client, request.workspaceId);
+  } catch (error) {
+    if (!(error instanceof NotFoundError)) throw error;
+    await assertServesTheApi(client, ", so a workspace not found there is not known to be gone");
+    return undefined;
+  }
+  const managed = request.consumers ?? live;
+  if (!managed.every((c) => live.includes(c))) return undefined;
+  if (managed.length === 0 && !request.exclusive) return undefined; // an additive resource with no consumer adopts nothing
+  const owner = internal.__owner;
+  const outs = withOwner(outputsOf(request.workspaceId, managed, live, request.exclusive), owner);
+  return { id: idOf(request.workspaceId, owner), props: outs, inputs: inputsOf(outs) };
+}
+
+function parseImportId(importId: string): ImportRequest {
+  const match = /^(ws-[A-Za-z0-9]+)(?::(exclusive|[0-9a-f]{12})|\/(.+))?$/.exec(importId);
+  const workspaceId = match?.[1];
+  if (match === null || workspaceId === undefined) throw new Error(malformedImportId(importId, "it is none of the accepted forms"));
+  const [, , suffix, list] = match;
+  if (list === undefined) return { workspaceId, exclusive: suffix === "exclusive" };
+  const consumers = list.split(",");
+  const bad = consumers.find((c) => !WORKSPACE_ID.test(c));
+  if (bad !== undefined) throw new Error(malformedImportId(importId, `"${bad}" is not a workspace id ("ws-…")`));
+  if (consumers.includes(workspaceId)) throw new Error(malformedImportId(importId, "a workspace cannot consume its own state"));
+  if (new Set(consumers).size !== consumers.length) throw new Error(malformedImportId(importId, "it names a consumer twice"));
+  return { workspaceId, exclusive: false, consumers };
+}
+
+function malformedImportId(importId: string, why: string): string {
+  return `${KIND}: cannot import "${importId}": ${why}. Use ${IMPORT_FORMS}.`;
 }
 
 // ---- requests and errors ----------------------------------------------------------------------
@@ -304,7 +443,7 @@ function parseChecked(props: Props): RemoteStateConsumersInputs {
   return remoteStateConsumersInputsSchema.parse(userInputs(props));
 }
 
-function withOwner(outs: RemoteStateConsumersOutputs, owner: unknown): RemoteStateConsumersOutputs {
+function withOwner<O extends RemoteStateConsumersPreview>(outs: O, owner: unknown): O {
   return typeof owner === "string" ? { ...outs, __owner: owner } : outs;
 }
 

@@ -1,18 +1,26 @@
-// SshKeyAssignment lifecycle: check, diff, create, read, update, delete.
+// SshKeyAssignment lifecycle: check, diff, create, read, update, delete; for the provider plugin, the outputs
+// a create or an update will have (previewCreate, previewUpdate) and import.
 // Shape shared by every kind: validate → build the request → call the client → map to outputs.
 //
 // The resource is the workspace's SSH-key relationship (B4), so its id is the workspace id: a
 // workspace has one key. The outputs record both the key the server reports (`sshKeyId`, what diff
 // compares) and the key this resource last assigned (`__assignedSshKeyId`), so that destroy, even
 // after a refresh recorded another key, unassigns only what this resource put there.
+//
+// Import ids (`pulumi import wsbridge:index:SshKeyAssignment <name> <id>`), of a workspace with a key assigned:
+//   ws-<id>                            the workspace id (the resource id)
+//   <organization>/<workspace name>    the workspace by name
 import { randomUUID } from "node:crypto";
 import { sshKeyAssignmentInputsSchema, type SshKeyAssignmentInputs } from "../../schemas/ssh-key-assignment";
 import { ForbiddenError, NotFoundError, ValidationError, type Workspace, type WsbridgeClient } from "../api";
 import { settingsProblem, sharedClient } from "../config";
 import {
-  isUnknown, withStaleSettingsHint, userInputs, validate, withoutProvider, type CheckOutcome, type DiffOutcome, type Props,
+  isUnknown, withStaleSettingsHint, userInputs, validate, withoutProvider, UNKNOWN,
+  type CheckOutcome, type DiffOutcome, type Imported, type Props, type PropertyChange,
 } from "../lifecycle";
 import { noteForTheUser } from "../engine-log";
+import { pathsOfChange } from "../property-paths";
+import { parseWorkspaceImportId, readWorkspaceForImport } from "../import-ids";
 import { assertServesTheApi } from "../serves-the-api";
 
 const KIND = "SshKeyAssignment";
@@ -35,6 +43,9 @@ export type SshKeyAssignmentOutputs = {
   __creation: string;
 };
 
+/** The outputs a preview announces: each known value, or UNKNOWN where only the apply will tell. */
+export type SshKeyAssignmentPreview = { [K in keyof SshKeyAssignmentOutputs]: SshKeyAssignmentOutputs[K] | typeof UNKNOWN };
+
 // ---- check ----------------------------------------------------------------------------------
 
 export async function check(_olds: Props, news: Props): Promise<CheckOutcome<Props>> {
@@ -50,13 +61,21 @@ export async function check(_olds: Props, news: Props): Promise<CheckOutcome<Pro
 export async function diff(_id: string, olds: Props, news: Props): Promise<DiffOutcome> {
   // Another workspace is another relationship: a new resource. The two workspaces are independent,
   // so the new one is assigned before the old one is unassigned (the engine's default order).
-  const replaces = changed(olds.workspaceId, news.workspaceId) ? ["workspaceId"] : [];
-  const updates = changed(olds.sshKeyId, news.sshKeyId) ? ["sshKeyId"] : [];
-  return { changes: replaces.length + updates.length > 0, replaces, deleteBeforeReplace: false };
+  const replaced = changed(olds.workspaceId, news.workspaceId) ? changeAt("workspaceId", olds.workspaceId, news.workspaceId, true) : [];
+  const updated = changed(olds.sshKeyId, news.sshKeyId) ? changeAt("sshKeyId", olds.sshKeyId, news.sshKeyId, false) : [];
+  const detailedDiff = [...replaced, ...updated];
+  const replaces = replaced.length > 0 ? ["workspaceId"] : [];
+  return { changes: detailedDiff.length > 0, replaces, deleteBeforeReplace: false, detailedDiff };
 }
 
 function changed(before: unknown, after: unknown): boolean {
   return isUnknown(after) || before !== after;
+}
+
+/** Where a changed property changes: an unknown value at its own path; null (no key) is no value, as for Pulumi. */
+function changeAt(path: string, before: unknown, after: unknown, replace: boolean): PropertyChange[] {
+  if (isUnknown(after)) return [{ path, kind: "update", replace }];
+  return pathsOfChange(path, before ?? undefined, after, { replace });
 }
 
 // ---- create ---------------------------------------------------------------------------------
@@ -147,6 +166,47 @@ export async function remove(id: string, props: Props): Promise<void> {
     if (error instanceof ForbiddenError) throw new Error(permissionMessage(id, "unassigned"));
     throw withStaleSettingsHint(error, "destroy");
   }
+}
+
+// ---- preview (plugin route) -----------------------------------------------------------------
+
+/**
+ * The outputs a create with `news` will have, without a request: B4 leaves the workspace with the
+ * declared key. `__creation` is drawn at random by the create.
+ */
+export async function previewCreate(news: Props): Promise<SshKeyAssignmentPreview> {
+  return { ...assignedPreview(userInputs(news)), __creation: UNKNOWN };
+}
+
+/** The outputs an update will have: the declared key on the same workspace, and the same creation. */
+export async function previewUpdate(_id: string, olds: Props, news: Props): Promise<SshKeyAssignmentPreview> {
+  return { ...assignedPreview(userInputs(news)), __creation: creationOf(olds) };
+}
+
+/** What B4 with the declared key reports: that workspace, with that key. */
+function assignedPreview(inputs: Props): Omit<SshKeyAssignmentPreview, "__creation"> {
+  const sshKeyId = whenKnown(inputs.sshKeyId, String);
+  return { workspaceId: whenKnown(inputs.workspaceId, String), sshKeyId, __assignedSshKeyId: sshKeyId };
+}
+
+/** `map(value)`, or UNKNOWN while the preview does not know the value. */
+function whenKnown<T>(value: unknown, map: (v: unknown) => T): T | typeof UNKNOWN {
+  return isUnknown(value) ? UNKNOWN : map(value);
+}
+
+// ---- import (plugin route) ------------------------------------------------------------------
+
+/**
+ * Adopts the key assigned to the workspace `importId` names, as if this resource had assigned it
+ * (destroy unassigns it). One request. A workspace without a key has nothing to adopt (undefined).
+ */
+export async function importById(importId: string, _internal: Props): Promise<Imported<SshKeyAssignmentOutputs> | undefined> {
+  const ref = parseWorkspaceImportId(KIND, importId);
+  const workspace = await readWorkspaceForImport(sharedClient(), ref);
+  if (workspace === undefined || workspace.sshKeyId === null) return undefined;
+  // A creation of its own, as a create draws: the imported resource is no other resource's replacement.
+  const props = outputsOf(workspace, workspace.sshKeyId, randomUUID());
+  return { id: workspace.id, props, inputs: { workspaceId: workspace.id, sshKeyId: workspace.sshKeyId } };
 }
 
 // ---- requests and errors ----------------------------------------------------------------------

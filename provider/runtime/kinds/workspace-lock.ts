@@ -1,4 +1,5 @@
-// WorkspaceLock lifecycle: check, diff, create, read, update, delete.
+// WorkspaceLock lifecycle: check, diff, create, read, update, delete; for the provider plugin, the outputs
+// a create or an update will have (previewCreate, previewUpdate) and import.
 // Shape shared by every kind: validate → build the request → call the client → map to outputs.
 //
 // The resource is the lock of one workspace (B1–B3), so its id is the workspace id. The outputs record
@@ -7,15 +8,22 @@
 // it with this resource's reason. Destroy releases only such a lock; refresh reports any other one
 // without adopting it. The lock POST is not idempotent, so it is never repeated blindly: a create
 // reads the workspace first, and an unknown outcome is resolved by reading it again.
+//
+// Import ids (`pulumi import wsbridge:index:WorkspaceLock <name> <id>`), of a workspace locked by a user or a team:
+//   ws-<id>                            the workspace id (the resource id)
+//   <organization>/<workspace name>    the workspace by name
 import { workspaceLockInputsSchema, type WorkspaceLockInputs } from "../../schemas/workspace-lock";
 import {
   ConflictError, NotFoundError, OutcomeUnknownError, ServerError, type LockHolder, type Workspace, type WsbridgeClient,
 } from "../api";
 import { settingsProblem, sharedClient } from "../config";
 import {
-  isUnknown, withStaleSettingsHint, userInputs, validate, withoutProvider, type CheckOutcome, type DiffOutcome, type Props,
+  isUnknown, withStaleSettingsHint, userInputs, validate, withoutProvider, UNKNOWN,
+  type CheckOutcome, type DiffOutcome, type Imported, type Props, type PropertyChange,
 } from "../lifecycle";
 import { noteForTheUser } from "../engine-log";
+import { pathsOfChange } from "../property-paths";
+import { parseWorkspaceImportId, readWorkspaceForImport } from "../import-ids";
 import { assertServesTheApi, readWorkspaceForRefresh } from "../serves-the-api";
 
 const KIND = "WorkspaceLock";
@@ -48,6 +56,9 @@ export type WorkspaceLockOutputs = {
   __declaredInputs: string[];
 };
 
+/** The outputs a preview announces: each known value, or UNKNOWN where only the apply will tell. */
+export type WorkspaceLockPreview = { [K in keyof WorkspaceLockOutputs]: WorkspaceLockOutputs[K] | typeof UNKNOWN };
+
 // ---- check ----------------------------------------------------------------------------------
 
 export async function check(_olds: Props, news: Props): Promise<CheckOutcome<Props>> {
@@ -61,17 +72,36 @@ export async function check(_olds: Props, news: Props): Promise<CheckOutcome<Pro
 // ---- diff -----------------------------------------------------------------------------------
 
 export async function diff(_id: string, olds: Props, news: Props): Promise<DiffOutcome> {
-  const replaces: string[] = [];
+  const changes: PropertyChange[] = [];
   // Another workspace is another lock.
-  if (isUnknown(news.workspaceId) || olds.workspaceId !== news.workspaceId) replaces.push("workspaceId");
+  if (isUnknown(news.workspaceId) || olds.workspaceId !== news.workspaceId) {
+    changes.push(...changeAt("workspaceId", olds.workspaceId, news.workspaceId, true));
+  }
   // The service cannot change a held lock's reason: unlock, then lock again.
-  if (isUnknown(news.reason) || reasonOf(olds.reason) !== reasonOf(news.reason)) replaces.push("reason");
+  if (isUnknown(news.reason) || reasonOf(olds.reason) !== reasonOf(news.reason)) {
+    changes.push(...changeAt("reason", olds.reason, news.reason, true));
+  }
   // A refresh found the lock released and taken by someone else: `up` tries to lock again (and fails,
   // naming the holder, while they hold it). Never an adoption of their lock.
-  if (olds.heldByThisResource === false && replaces.length === 0) replaces.push("locked");
-  const switched = isUnknown(news.forceUnlockOnDestroy) || (olds.forceUnlockOnDestroy === true) !== (news.forceUnlockOnDestroy === true);
+  if (olds.heldByThisResource === false && changes.length === 0) {
+    changes.push({ path: "locked", kind: "update", replace: true });
+  }
+  if (isUnknown(news.forceUnlockOnDestroy) || (olds.forceUnlockOnDestroy === true) !== (news.forceUnlockOnDestroy === true)) {
+    changes.push(...changeAt("forceUnlockOnDestroy", olds.forceUnlockOnDestroy, news.forceUnlockOnDestroy, false));
+  }
+  // Every path here is a top-level property.
+  const replaces = changes.filter((c) => c.replace).map((c) => c.path);
   // One workspace has one lock: the old one must go before the new one can be taken.
-  return { changes: replaces.length > 0 || switched, replaces, deleteBeforeReplace: replaces.length > 0 };
+  return { changes: changes.length > 0, replaces, deleteBeforeReplace: replaces.length > 0, detailedDiff: changes };
+}
+
+/**
+ * Where a property the diff judged changed changes: an unknown value at its own path; a property the
+ * program stopped declaring as a change of the inputs (the state holds its normalized value).
+ */
+function changeAt(path: string, before: unknown, after: unknown, replace: boolean): PropertyChange[] {
+  if (isUnknown(after)) return [{ path, kind: "update", replace }];
+  return pathsOfChange(path, before ?? undefined, after, { replace, inputDiff: after === undefined });
 }
 
 function reasonOf(value: unknown): string {
@@ -188,15 +218,17 @@ export async function read(id: string, props: Props | undefined): Promise<{ id: 
 
 /** Only `forceUnlockOnDestroy` updates in place (the rest replaces): the provider's switch, no request. */
 export async function update(id: string, olds: Props, news: Props): Promise<{ outs: WorkspaceLockOutputs }> {
-  const state = stateOf(olds, id);
-  const declared = parseChecked(news);
-  return {
-    outs: {
-      ...state,
-      forceUnlockOnDestroy: declared.forceUnlockOnDestroy === true,
-      __declaredInputs: OPTIONAL_INPUTS.filter((k) => declared[k] !== undefined),
-    },
-  };
+  parseChecked(news);
+  return { outs: updatedOutputs(stateOf(olds, id), news) };
+}
+
+/** The outputs after an update: the state, with the switch and the declared inputs of `news`. */
+function updatedOutputs(state: WorkspaceLockOutputs, news: Props): WorkspaceLockOutputs {
+  return { ...state, forceUnlockOnDestroy: news.forceUnlockOnDestroy === true, __declaredInputs: declaredInputsOf(news) };
+}
+
+function declaredInputsOf(inputs: Props): string[] {
+  return OPTIONAL_INPUTS.filter((k) => inputs[k] !== undefined);
 }
 
 // ---- delete ---------------------------------------------------------------------------------
@@ -276,6 +308,66 @@ async function forceUnlock(client: WsbridgeClient, workspace: Workspace): Promis
     if (error instanceof OutcomeUnknownError && !(await client.readWorkspace(id)).locked) return;
     throw error;
   }
+}
+
+// ---- preview (plugin route) -----------------------------------------------------------------
+
+/**
+ * The outputs a create with `news` will have, without a request. A create that succeeds holds the
+ * lock it asked for, with the declared reason (the service stores the reason it is sent). Who holds
+ * it (`lockedById`, `lockedByKind`, `__takenBy`) is the token's identity, which only the lock's
+ * answer names.
+ */
+export async function previewCreate(news: Props): Promise<WorkspaceLockPreview> {
+  const inputs = userInputs(news);
+  const reason = whenKnown(inputs.reason, reasonOf);
+  return {
+    workspaceId: whenKnown(inputs.workspaceId, String),
+    reason,
+    forceUnlockOnDestroy: whenKnown(inputs.forceUnlockOnDestroy, (v) => v === true),
+    locked: true,
+    lockedReason: reason,
+    lockedById: UNKNOWN,
+    lockedByKind: UNKNOWN,
+    heldByThisResource: true,
+    __takenBy: UNKNOWN,
+    __declaredInputs: declaredInputsOf(inputs),
+  };
+}
+
+/** The outputs an update will have: all known, since an update sends nothing (only the switch changes). */
+export async function previewUpdate(id: string, olds: Props, news: Props): Promise<WorkspaceLockPreview> {
+  const inputs = userInputs(news);
+  const outs = updatedOutputs(stateOf(olds, id), inputs);
+  return { ...outs, forceUnlockOnDestroy: isUnknown(inputs.forceUnlockOnDestroy) ? UNKNOWN : outs.forceUnlockOnDestroy };
+}
+
+/** `map(value)`, or UNKNOWN while the preview does not know the value. */
+function whenKnown<T>(value: unknown, map: (v: unknown) => T): T | typeof UNKNOWN {
+  return isUnknown(value) ? UNKNOWN : map(value);
+}
+
+// ---- import (plugin route) ------------------------------------------------------------------
+
+/**
+ * Adopts the lock a user or a team holds on the workspace `importId` names, as if this resource had
+ * taken it: its reason becomes the declared `reason`, and its holder the one destroy checks before it
+ * unlocks. One request. An unlocked workspace has nothing to adopt (undefined); a run's lock ends
+ * with its run and is never a resource's.
+ */
+export async function importById(importId: string, _internal: Props): Promise<Imported<WorkspaceLockOutputs> | undefined> {
+  const ref = parseWorkspaceImportId(KIND, importId);
+  const workspace = await readWorkspaceForImport(sharedClient(), ref);
+  if (workspace === undefined || !workspace.locked) return undefined;
+  if (workspace.lockedBy?.type === "runs") {
+    throw new Error(`${KIND}: cannot import ${JSON.stringify(importId)}: workspace ${workspace.id} is locked by ` +
+      `${holderText(workspace.lockedBy)}, whose lock ends with the run; only a lock a user or a team took can be a ${KIND}.`);
+  }
+  const reason = workspace.lockedReason ?? "";
+  // An empty reason is the default: declaring nothing reproduces it.
+  const declared: Partial<WorkspaceLockInputs> = { workspaceId: workspace.id, ...(reason !== "" && { reason }) };
+  const props = outputsOf(workspace, declared, workspace.lockedBy);
+  return { id: workspace.id, props, inputs: inputsOf(props) };
 }
 
 // ---- mapping --------------------------------------------------------------------------------

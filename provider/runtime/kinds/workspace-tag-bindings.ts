@@ -16,18 +16,26 @@
 // where the API leaves no choice: C10 (the only additive write) answers with the direct bindings alone,
 // so the project-inherited part of `effectiveTags` costs one C9; and removing a key goes through A5,
 // which replaces the whole set, so it needs the current set (C8) first.
+//
+// Import ids (`pulumi import wsbridge:index:WorkspaceTagBindings <name> <id>`), one read of the workspace each:
+//   ws-…                every direct tag of the workspace, additive (a workspace without direct tags has nothing to adopt)
+//   ws-…:exclusive      every direct tag of the workspace, exclusive (the whole set, even an empty one)
+//   ws-…/key1,key2      those keys, additive (each must be bound directly on the workspace)
+//   ws-…:<12 hex>       the id create returned: the keys and mode it was created with (found among the direct tags)
 import { createHash } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
 import {
-  MAX_DIRECT_TAG_BINDINGS, workspaceTagBindingsInputsSchema, type WorkspaceTagBindingsInputs,
+  MAX_DIRECT_TAG_BINDINGS, tagKeyProblem, workspaceTagBindingsInputsSchema, type WorkspaceTagBindingsInputs,
 } from "../../schemas/workspace-tag-bindings";
 import {
   ForbiddenError, NotFoundError, ValidationError, type EffectiveTagBinding, type TagBinding, type TagBindingInput, type WsbridgeClient,
 } from "../api";
 import { settingsProblem, sharedClient } from "../config";
 import {
-  isUnknown, withStaleSettingsHint, userInputs, validate, withoutProvider, type CheckOutcome, type DiffOutcome, type Props,
+  UNKNOWN, isUnknown, withStaleSettingsHint, userInputs, validate, withoutProvider, type CheckOutcome, type DiffOutcome,
+  type Imported, type PropertyChange, type Props,
 } from "../lifecycle";
+import { childPath } from "../property-paths";
 import { assertServesTheApi } from "../serves-the-api";
 
 const KIND = "WorkspaceTagBindings";
@@ -52,6 +60,9 @@ export type WorkspaceTagBindingsOutputs = {
   /** The keys this resource declared at its last apply: what it removes when they leave `tags`, and at destroy. */
   __managedKeys: string[];
 };
+
+/** The outputs a preview promises: each one known, or {@link UNKNOWN} (at any depth) where only the apply will tell. */
+export type WorkspaceTagBindingsPreview = { [K in keyof WorkspaceTagBindingsOutputs]: WorkspaceTagBindingsOutputs[K] | typeof UNKNOWN };
 
 // ---- check ----------------------------------------------------------------------------------
 
@@ -108,23 +119,55 @@ function sortedEntries(value: unknown): [string, string][] {
  * No request. Compares the declaration with the state (which a refresh updates from the server):
  * a managed key changed or removed outside shows as the update that restores it; in exclusive mode an
  * unmanaged direct key does too. Another workspace replaces (bound on the new one, then removed from the old).
+ * Each change is a path: `workspaceId`, `tags["key"]` per key written or unbound, `exclusive`.
  */
 export async function diff(_id: string, olds: Props, news: Props): Promise<DiffOutcome> {
   const state = withoutProvider(olds);
   const inputs = userInputs(news);
   const replaces = isUnknown(inputs.workspaceId) || inputs.workspaceId !== state.workspaceId ? ["workspaceId"] : [];
-  const changes = replaces.length > 0 || tagsDiffer(state, inputs) || (inputs.exclusive === true) !== (state.exclusive === true);
-  return { changes, replaces, deleteBeforeReplace: false };
+  const detailedDiff: PropertyChange[] = [
+    ...replaces.map((path) => ({ path, kind: "update" as const, replace: true })),
+    ...tagChanges(state, inputs),
+    ...exclusiveChanges(state.exclusive, inputs.exclusive),
+  ];
+  return { changes: detailedDiff.length > 0, replaces, deleteBeforeReplace: false, detailedDiff };
 }
 
-function tagsDiffer(state: Props, inputs: Props): boolean {
-  if (isUnknown(inputs.tags)) return true;
+/**
+ * The keys `up` writes or unbinds, each at its own path: a declared key missing from the server's last
+ * report (add) or with another value there (update; an unknown value too), a key this resource declared
+ * before and no longer declares that is still bound (delete: an input change), and in exclusive mode
+ * every other direct key (delete).
+ */
+function tagChanges(state: Props, inputs: Props): PropertyChange[] {
+  if (inputs.tags === UNKNOWN) return [{ path: "tags", kind: "update", replace: false }];
   const declared = tagsOf(inputs.tags);
   const live = tagsOf(state.tags);
-  if (Object.entries(declared).some(([key, value]) => live[key] !== value)) return true;
-  if (managedKeysOf(state).some((key) => !(key in declared) && key in tagsOf(state.allDirectTags))) return true;
-  if (inputs.exclusive === true && Object.keys(tagsOf(state.allDirectTags)).some((key) => !(key in declared))) return true;
-  return false;
+  const direct = tagsOf(state.allDirectTags);
+  const changes: PropertyChange[] = [];
+  for (const [key, value] of Object.entries(declared)) {
+    if (value !== UNKNOWN && live[key] === value) continue;
+    const kind = value === UNKNOWN || key in live ? "update" : "add";
+    changes.push({ path: childPath("tags", key), kind, replace: false });
+  }
+  const managed = managedKeysOf(state);
+  for (const key of managed) {
+    if (!(key in declared) && key in direct) changes.push({ path: childPath("tags", key), kind: "delete", replace: false, inputDiff: true });
+  }
+  if (inputs.exclusive === true) {
+    for (const key of Object.keys(direct)) {
+      if (!(key in declared) && !managed.includes(key)) changes.push({ path: childPath("tags", key), kind: "delete", replace: false });
+    }
+  }
+  return changes;
+}
+
+/** `exclusive` is false when not declared; declaring it no more after true is an input change (delete). */
+function exclusiveChanges(before: unknown, after: unknown): PropertyChange[] {
+  if (after === UNKNOWN) return [{ path: "exclusive", kind: "update", replace: false }];
+  if ((before === true) === (after === true)) return [];
+  if (after === undefined) return [{ path: "exclusive", kind: "delete", replace: false, inputDiff: true }];
+  return [{ path: "exclusive", kind: before === undefined ? "add" : "update", replace: false }];
 }
 
 // ---- create ---------------------------------------------------------------------------------
@@ -171,7 +214,7 @@ export async function read(id: string, props: Props | undefined): Promise<{ id: 
   const outs: WorkspaceTagBindingsOutputs = {
     workspaceId, tags: pick(direct, managed), exclusive, allDirectTags: direct, effectiveTags: effective, __managedKeys: managed,
   };
-  return { id, props: outs, inputs: { workspaceId, tags: outs.tags, ...(exclusive && { exclusive }) } };
+  return { id, props: outs, inputs: inputsOf(outs) };
 }
 
 // ---- update ---------------------------------------------------------------------------------
@@ -186,21 +229,39 @@ export async function update(_id: string, olds: Props, news: Props): Promise<{ o
   const declared = parseChecked(news);
   const state = withoutProvider(olds);
   const client = sharedClient();
+  const plan = planUpdate(state, declared);
   const tags = await write(client, declared, async () => {
-    if (declared.exclusive === true) return replaceDirectSet(client, declared.workspaceId, declared.tags);
-    const removed = managedKeysOf(state).filter((key) => !(key in declared.tags));
-    if (removed.length > 0) {
-      const current = mapOf(await client.listTagBindings(declared.workspaceId));
-      for (const key of removed) delete current[key];
-      return replaceDirectSet(client, declared.workspaceId, { ...current, ...declared.tags });
+    switch (plan.write) {
+      case "whole set": return replaceDirectSet(client, declared.workspaceId, declared.tags);
+      case "remove": {
+        const current = mapOf(await client.listTagBindings(declared.workspaceId));
+        for (const key of plan.removed) delete current[key];
+        return replaceDirectSet(client, declared.workspaceId, { ...current, ...declared.tags });
+      }
+      case "add": return addBindings(client, declared.workspaceId, plan.changed);
+      case "read": return readLiveTags(client, declared.workspaceId);
+      case "nothing": return lastReported(state);
     }
-    const live = tagsOf(state.tags);
-    const changed = Object.entries(declared.tags).filter(([key, value]) => live[key] !== value);
-    if (changed.length === 0 && state.workspaceId === declared.workspaceId) return lastReported(state);
-    if (changed.length === 0) return readLiveTags(client, declared.workspaceId);
-    return addBindings(client, declared.workspaceId, Object.fromEntries(changed));
   });
   return { outs: outputsOf(declared, tags) };
+}
+
+/** What an update writes: decided from the state and the declaration alone, so a preview can tell too. */
+type UpdatePlan =
+  | { write: "whole set" }
+  | { write: "remove"; removed: string[] }
+  | { write: "add"; changed: TagMap }
+  | { write: "read" }
+  | { write: "nothing" };
+
+function planUpdate(state: Props, declared: WorkspaceTagBindingsInputs): UpdatePlan {
+  if (declared.exclusive === true) return { write: "whole set" };
+  const removed = managedKeysOf(state).filter((key) => !(key in declared.tags));
+  if (removed.length > 0) return { write: "remove", removed };
+  const live = tagsOf(state.tags);
+  const changed = Object.entries(declared.tags).filter(([key, value]) => live[key] !== value);
+  if (changed.length > 0) return { write: "add", changed: Object.fromEntries(changed) };
+  return state.workspaceId === declared.workspaceId ? { write: "nothing" } : { write: "read" };
 }
 
 // ---- delete ---------------------------------------------------------------------------------
@@ -230,6 +291,134 @@ export async function remove(_id: string, props: Props): Promise<void> {
     if (error instanceof ForbiddenError) throw new Error(permissionMessage(workspaceId, "removed"), { cause: error });
     throw withStaleSettingsHint(error, "destroy");
   }
+}
+
+// ---- preview (plugin route) -------------------------------------------------------------------
+
+/**
+ * No request. A create binds every declared key with its declared value (C10 or A5), so `tags` and
+ * `__managedKeys` are known; exclusive, A5 makes the declared set the whole direct set, so `allDirectTags`
+ * is known too. Additive, the other direct keys are the server's (another resource may bind some in the
+ * same deployment), and `effectiveTags` holds the project's tags, which only the server knows.
+ */
+export async function previewCreate(news: Props): Promise<WorkspaceTagBindingsPreview> {
+  return previewOfWrite(userInputs(news));
+}
+
+/**
+ * No request. An update with nothing to write (only `exclusive` turned off) returns the last report:
+ * every output is known, exactly as update computes it. Any other update writes, and its outputs are
+ * those of a create with the same declaration: the managed keys as declared, the rest the server's.
+ */
+export async function previewUpdate(_id: string, olds: Props, news: Props): Promise<WorkspaceTagBindingsPreview> {
+  const state = withoutProvider(olds);
+  const inputs = userInputs(news);
+  if (!isUnknown(inputs)) {
+    const declared = parseChecked(inputs);
+    if (planUpdate(state, declared).write === "nothing") return outputsOf(declared, lastReported(state));
+  }
+  return previewOfWrite(inputs);
+}
+
+function previewOfWrite(inputs: Props): WorkspaceTagBindingsPreview {
+  const tags = inputs.tags === UNKNOWN ? UNKNOWN : tagsOf(inputs.tags);
+  const exclusive = inputs.exclusive === UNKNOWN ? UNKNOWN : inputs.exclusive === true;
+  return {
+    workspaceId: typeof inputs.workspaceId === "string" ? inputs.workspaceId : UNKNOWN,
+    tags,
+    exclusive,
+    allDirectTags: exclusive === true ? tags : UNKNOWN,
+    effectiveTags: UNKNOWN,
+    __managedKeys: tags === UNKNOWN ? UNKNOWN : Object.keys(tags).sort(),
+  };
+}
+
+// ---- import (plugin route) --------------------------------------------------------------------
+
+/** What an import id names (see the header comment for the forms). */
+type ImportRequest =
+  | { workspaceId: string; form: "every key"; exclusive: boolean }
+  | { workspaceId: string; form: "keys"; keys: string[] }
+  | { workspaceId: string; form: "create id"; id: string };
+
+const IMPORT_FORMS = '"ws-…" (every direct tag, additive), "ws-…:exclusive" (every direct tag, exclusive), ' +
+  '"ws-…/key1,key2" (those keys, additive) or "ws-…:<12 hex>" (the id create returned)';
+
+/**
+ * One request, as a refresh: the workspace with its effective bindings. Adopts the bindings the import
+ * id names as a resource that created them would hold them; undefined when the workspace is gone or
+ * the id names bindings it does not have.
+ */
+export async function importById(importId: string, _internal: Props): Promise<Imported<WorkspaceTagBindingsOutputs> | undefined> {
+  const request = parseImportId(importId);
+  const client = sharedClient();
+  let live: LiveTags;
+  try {
+    live = await readLiveTags(client, request.workspaceId);
+  } catch (error) {
+    if (!(error instanceof NotFoundError)) throw error;
+    await assertServesTheApi(client, ", so a workspace not found there is not known to be gone");
+    return undefined;
+  }
+  const declared = adoptedDeclaration(request, live.direct);
+  if (declared === undefined) return undefined;
+  const outs = outputsOf(declared, live);
+  return { id: idOf(declared), props: outs, inputs: inputsOf(outs) };
+}
+
+function parseImportId(importId: string): ImportRequest {
+  const match = /^(ws-[A-Za-z0-9]+)(?::(exclusive|[0-9a-f]{12})|\/(.+))?$/.exec(importId);
+  const workspaceId = match?.[1];
+  if (match === null || workspaceId === undefined) throw new Error(malformedImportId(importId, "it is none of the accepted forms"));
+  const [, , suffix, keyList] = match;
+  if (suffix === "exclusive") return { workspaceId, form: "every key", exclusive: true };
+  if (suffix !== undefined) return { workspaceId, form: "create id", id: importId };
+  if (keyList === undefined) return { workspaceId, form: "every key", exclusive: false };
+  const keys = keyList.split(",");
+  const problem = keys.map((key) => tagKeyProblem(key)).find((p) => p !== undefined);
+  if (problem !== undefined) throw new Error(malformedImportId(importId, problem));
+  if (new Set(keys).size !== keys.length) throw new Error(malformedImportId(importId, "it names a key twice"));
+  return { workspaceId, form: "keys", keys };
+}
+
+function malformedImportId(importId: string, why: string): string {
+  return `${KIND}: cannot import "${importId}": ${why}. Use ${IMPORT_FORMS}.`;
+}
+
+/** The declaration that reproduces what the import id names, given the workspace's direct tags. */
+function adoptedDeclaration(request: ImportRequest, direct: TagMap): WorkspaceTagBindingsInputs | undefined {
+  const { workspaceId } = request;
+  switch (request.form) {
+    case "every key":
+      if (request.exclusive) return { workspaceId, tags: direct, exclusive: true };
+      return Object.keys(direct).length === 0 ? undefined : { workspaceId, tags: direct };
+    case "keys":
+      if (!request.keys.every((key) => Object.hasOwn(direct, key))) return undefined;
+      return { workspaceId, tags: pick(direct, request.keys) };
+    case "create id":
+      return createdDeclaration(request.id, workspaceId, direct);
+  }
+}
+
+/**
+ * The declaration a create gave `id` to: the id's digest is of the mode and the sorted keys, so it is
+ * found by trying the direct keys (exclusive: all of them, as that mode owns the whole set; additive:
+ * each non-empty subset, at most 2^10 with the service's limit of 10 direct tags).
+ */
+function createdDeclaration(id: string, workspaceId: string, direct: TagMap): WorkspaceTagBindingsInputs | undefined {
+  const exclusive: WorkspaceTagBindingsInputs = { workspaceId, tags: direct, exclusive: true };
+  if (idOf(exclusive) === id) return exclusive;
+  const keys = Object.keys(direct).sort();
+  if (keys.length > 16) {
+    throw new Error(`${KIND}: cannot import "${id}": workspace "${workspaceId}" has ${keys.length} direct tags, too many to ` +
+      `find which this id was created with. Use ${IMPORT_FORMS}.`);
+  }
+  for (let subset = 1; subset < 2 ** keys.length; subset++) {
+    const chosen = keys.filter((_key, i) => (subset & (1 << i)) !== 0);
+    const candidate: WorkspaceTagBindingsInputs = { workspaceId, tags: pick(direct, chosen) };
+    if (idOf(candidate) === id) return candidate;
+  }
+  return undefined;
 }
 
 // ---- requests and errors ----------------------------------------------------------------------
@@ -327,6 +516,11 @@ function outputsOf(declared: WorkspaceTagBindingsInputs, { direct, effective }: 
     workspaceId: declared.workspaceId, tags: pick(direct, managed), exclusive: declared.exclusive === true,
     allDirectTags: direct, effectiveTags: effective, __managedKeys: managed,
   };
+}
+
+/** The inputs that reproduce `outs`: what refresh and import report as declared. */
+function inputsOf(outs: WorkspaceTagBindingsOutputs): Props {
+  return { workspaceId: outs.workspaceId, tags: outs.tags, ...(outs.exclusive && { exclusive: true }) };
 }
 
 function toEffectiveTag(b: EffectiveTagBinding): EffectiveTag {

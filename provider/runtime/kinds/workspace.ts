@@ -11,13 +11,17 @@ import {
 } from "../api";
 import { settingsProblem, sharedClient, withDefaultOrganization } from "../config";
 import {
-  isUnknown, withStaleSettingsHint, userInputs, validate, withoutProvider, type CheckOutcome, type DiffOutcome, type Props,
+  isUnknown, withStaleSettingsHint, userInputs, validate, withoutProvider, type CheckOutcome, type DiffOutcome, type Imported,
+  type PropertyChange, type Props, UNKNOWN,
 } from "../lifecycle";
+import { childPath, pathsOfChange } from "../property-paths";
 import {
   adoptedInThisRun, describeOwner, noteAdopted, ownerFragmentOf, parseOwnerUrl, sameOwner, withoutOwnerFragment, type Owner,
 } from "../ownership";
 import { noteForTheUser } from "../engine-log";
+import type { Assert, Equals } from "../../schemas/type-equality";
 import { assertServesTheApi, readWorkspaceForRefresh } from "../serves-the-api";
+import { parseWorkspaceImportId, readWorkspaceForImport } from "../import-ids";
 
 const KIND = "Workspace";
 const SOURCE_NAME = "pulumi-wsbridge";
@@ -123,6 +127,21 @@ type RecordKey = "__declaredInputs" | "__declaredValues" | "__owner";
 
 /** Every output the server's state gives a workspace (the outputs without the provider's records). */
 export type WorkspaceReport = Omit<WorkspaceOutputs, RecordKey>;
+
+/** Every key of {@link WorkspaceReport}, for the outputs a preview plans (a compile-time check keeps the list whole). */
+const WORKSPACE_REPORT_KEYS = [
+  "workspaceId", "name", "organization", "description", "executionMode", "agentPoolId", "operations", "settingOverwrites",
+  "allowDestroyPlan", "assessmentsEnabled", "autoApply", "autoApplyRunTrigger", "autoDestroyAt", "autoDestroyActivityDuration",
+  "autoDestroyStatus", "inheritsProjectAutoDestroy", "fileTriggersEnabled", "triggerPatterns", "triggerPrefixes",
+  "globalRemoteState", "projectRemoteState", "queueAllRuns", "speculativeEnabled", "structuredRunOutputEnabled",
+  "engineVersion", "workingDirectory", "sourceName", "sourceUrl", "source", "environment", "vcsRepo", "vcsRepoIdentifier",
+  "oauthClientName", "projectId", "sshKeyId", "currentRunId", "currentStateVersionId", "currentConfigurationVersionId",
+  "tagNames", "tagBindings", "effectiveTagBindings", "permissions", "isDestroyable", "locked", "lockedReason", "lockedBy",
+  "resourceCount", "createdAt", "updatedAt", "latestChangeAt", "lastAssessmentResultAt", "applyDurationAverage",
+  "planDurationAverage", "policyCheckFailures", "runFailures", "workspaceKpisRunsCount", "htmlUrl", "apiUrl", "forceDelete",
+  "adoptExisting",
+] as const satisfies readonly (keyof WorkspaceReport)[];
+export type WorkspaceReportKeysAreWhole = Assert<Equals<(typeof WORKSPACE_REPORT_KEYS)[number], keyof WorkspaceReport>>;
 
 /**
  * What the state holds for a workspace: every output once, in `__outputs`, and by name only those the
@@ -236,7 +255,45 @@ export async function diff(_id: string, state: Props, news: Props): Promise<Diff
         "property from the program; to really start over, replace the workspace (`pulumi up --replace <urn>`).",
     );
   }
-  return { changes: replaces.length + updates.length > 0, replaces, deleteBeforeReplace: false };
+  // Names are unique in an organization, so the old workspace goes first (the dynamic class's default
+  // option says the same, and an explicit option wins over this answer on either route).
+  return {
+    changes: replaces.length + updates.length > 0, replaces, deleteBeforeReplace: replaces.length > 0,
+    detailedDiff: [...replaces.map((key): PropertyChange => ({ path: key, kind: "update", replace: true })), ...changePaths(olds, news, updates)],
+  };
+}
+
+/**
+ * Where each changed input changes (plugin route, `pulumi preview --diff`): a set's member, a map's
+ * key, a declared sub-key of vcsRepo or settingOverwrites; a property no longer declared is a change
+ * of the inputs only (nothing is sent), except vcsRepo, whose removal disconnects the repository.
+ */
+function changePaths(olds: Props, news: Props, updates: readonly string[]): PropertyChange[] {
+  const paths: PropertyChange[] = [];
+  for (const key of updates) {
+    const declared = news[key];
+    if (declared === undefined) {
+      paths.push(key === "vcsRepo" ? { path: key, kind: "delete", replace: false } : { path: key, kind: "delete", replace: false, inputDiff: true });
+      continue;
+    }
+    if (isUnknown(declared) || key === "name") {
+      paths.push({ path: key, kind: "update", replace: false });
+    } else if ((PARTIAL_OBJECTS as readonly string[]).includes(key) && olds[key] !== null && olds[key] !== undefined) {
+      const mine = declared as Props;
+      const theirs = olds[key] as Props;
+      const subs = Object.keys(mine).filter((sub) => mine[sub] !== undefined && comparable(`${key}.${sub}`, mine[sub]) !== comparable(`${key}.${sub}`, theirs[sub]));
+      paths.push(...subs.map((sub): PropertyChange => ({ path: childPath(key, sub), kind: theirs[sub] === undefined ? "add" : "update", replace: false })));
+    } else if ((PARTIAL_OBJECTS as readonly string[]).includes(key)) {
+      paths.push({ path: key, kind: "add", replace: false }); // a repository connected where there was none
+    } else if ((SET_INPUTS as readonly string[]).includes(key)) {
+      paths.push(...pathsOfChange(key, Array.isArray(olds[key]) ? olds[key] : [], declared, { set: true }));
+    } else if (key === "tagBindings") {
+      paths.push(...pathsOfChange(key, olds[key] ?? {}, declared));
+    } else {
+      paths.push({ path: key, kind: olds[key] === undefined ? "add" : "update", replace: false });
+    }
+  }
+  return paths;
 }
 
 /** The optional inputs (and `name`) whose declared value differs from the server's, plus a dropped `vcsRepo`. */
@@ -601,6 +658,189 @@ export async function remove(id: string, props: Props): Promise<void> {
   }
 }
 
+// ---- preview (plugin route) ------------------------------------------------------------------
+//
+// With the provider plugin, `pulumi preview` asks what an apply will produce. An output is known only
+// where the apply certainly produces that value: an input the server stores as declared, a value
+// derived from the id or the inputs, or (update) an output the change cannot alter. Everything the
+// server decides is UNKNOWN. No request is made.
+
+/** Inputs the server stores exactly as declared, so a declared value is the apply's output. */
+const STORED_AS_DECLARED = [
+  "description", "agentPoolId", "allowDestroyPlan", "autoApply", "autoApplyRunTrigger", "autoDestroyActivityDuration",
+  "fileTriggersEnabled", "globalRemoteState", "projectRemoteState", "queueAllRuns", "speculativeEnabled", "engineVersion",
+  "workingDirectory", "projectId", "tagBindings",
+] as const;
+
+/** What else a change of each input may alter on the server (outputs that become UNKNOWN). */
+const ALSO_ALTERS: Partial<Record<string, readonly (keyof WorkspaceReport)[]>> = {
+  executionMode: ["settingOverwrites", "agentPoolId", "operations"],
+  agentPoolId: ["settingOverwrites", "executionMode"],
+  operations: ["executionMode", "settingOverwrites", "agentPoolId"],
+  settingOverwrites: ["executionMode", "agentPoolId"],
+  assessmentsEnabled: ["assessmentsEnabled"], // the organization's assessments-enforced may override it
+  autoDestroyAt: ["autoDestroyAt", "autoDestroyStatus", "autoDestroyActivityDuration", "inheritsProjectAutoDestroy"],
+  autoDestroyActivityDuration: ["autoDestroyAt", "autoDestroyStatus", "inheritsProjectAutoDestroy"],
+  triggerPatterns: ["triggerPatterns"], // the server's order is the output's
+  triggerPrefixes: ["triggerPrefixes"],
+  vcsRepo: ["vcsRepo", "vcsRepoIdentifier", "oauthClientName", "source"],
+  projectId: [
+    "executionMode", "agentPoolId", "settingOverwrites", "autoDestroyActivityDuration", "autoDestroyStatus",
+    "inheritsProjectAutoDestroy", "effectiveTagBindings", "permissions",
+  ],
+  tagBindings: ["effectiveTagBindings"],
+  engineVersion: ["engineVersion"], // a constraint or "latest" may be reported resolved
+};
+
+/** A declared input's value as its output reports it ("" for no description, sorted flat tags). */
+function asOutput(key: string, value: unknown): unknown {
+  if (isUnknown(value)) return UNKNOWN;
+  if (key === "description" || key === "workingDirectory") return typeof value === "string" ? value : "";
+  if (key === "tagNames" && Array.isArray(value)) return [...(value as string[])].sort();
+  return value;
+}
+
+/** The workspace's page as the service links it, from its organization and name (known in a preview). */
+function derivedHtmlUrl(organization: unknown, name: unknown, address: string): string {
+  if (isUnknown(organization) || isUnknown(name)) return UNKNOWN;
+  return new URL(`/app/${encodeURIComponent(String(organization))}/workspaces/${encodeURIComponent(String(name))}`, address).toString();
+}
+
+/** The outputs a create with `news` will have; everything the server decides is UNKNOWN. */
+export async function previewCreate(news: Props): Promise<WorkspaceState> {
+  const declared = userInputs(news) as Partial<CheckedWorkspaceInputs>;
+  const marker = ownerMarkerOf(news);
+  const address = sharedClient().address;
+  const report = Object.fromEntries(WORKSPACE_REPORT_KEYS.map((key) => [key, UNKNOWN])) as Props;
+  Object.assign(report, {
+    name: declared.name, organization: declared.organization,
+    htmlUrl: derivedHtmlUrl(declared.organization, declared.name, address),
+    forceDelete: declared.forceDelete === true, adoptExisting: declared.adoptExisting === true,
+  });
+  for (const key of STORED_AS_DECLARED) if (declared[key] !== undefined) report[key] = asOutput(key, declared[key]);
+  if (declared.tagNames !== undefined) report.tagNames = asOutput("tagNames", declared.tagNames);
+  if (declared.executionMode !== undefined && declared.settingOverwrites?.executionMode !== false) report.executionMode = declared.executionMode;
+  // Adopting takes the existing workspace's create-only values; a create writes the declared ones.
+  if (declared.adoptExisting !== true) {
+    report.sourceName = declared.sourceName ?? SOURCE_NAME;
+    const base = declared.sourceUrl ?? (ownerFragmentOf(marker) === undefined ? undefined : withoutOwnerFragment(marker ?? ""));
+    report.sourceUrl = base ?? null;
+    if (declared.vcsRepo === undefined) report.vcsRepo = null;
+  }
+  return plannedState(report as WorkspaceReport, declared, marker, news);
+}
+
+/** The outputs an update from the state to `news` will have: unchanged ones stay, changed ones are declared or UNKNOWN. */
+export async function previewUpdate(_id: string, state: Props, news: Props): Promise<WorkspaceState> {
+  const olds = fromState(state);
+  const declared = userInputs(news) as Partial<CheckedWorkspaceInputs>;
+  const report: Props = Object.fromEntries(WORKSPACE_REPORT_KEYS.map((key) => [key, olds[key]]));
+  const changedKeys = changedInputs(olds, news);
+  for (const key of changedKeys) {
+    const value = declared[key as keyof CheckedWorkspaceInputs];
+    if (key === "name") {
+      report.name = value;
+      // The service's page moves with the name where its link is the organization/name one.
+      const sameScheme = olds.htmlUrl === derivedHtmlUrl(olds.organization, olds.name, sharedClient().address);
+      report.htmlUrl = sameScheme ? derivedHtmlUrl(olds.organization, value, sharedClient().address) : UNKNOWN;
+    } else if ((STORED_AS_DECLARED as readonly string[]).includes(key) && value !== undefined) {
+      report[key] = asOutput(key, value);
+    } else if (key === "tagNames" && value !== undefined) {
+      report.tagNames = asOutput(key, value);
+    } else if (key === "vcsRepo" && value === undefined) {
+      report.vcsRepo = null; // dropped: disconnected
+    } else if (key === "executionMode" && value !== undefined && declared.settingOverwrites?.executionMode !== false) {
+      report.executionMode = asOutput(key, value);
+    } else if (value !== undefined && !(PROVIDER_INPUTS as readonly string[]).includes(key)) {
+      report[key] = UNKNOWN;
+    }
+    for (const other of ALSO_ALTERS[key] ?? []) if (!(STORED_AS_DECLARED as readonly string[]).includes(other) || declared[other as keyof CheckedWorkspaceInputs] === undefined) report[other] = UNKNOWN;
+  }
+  report.forceDelete = declared.forceDelete === true;
+  report.adoptExisting = declared.adoptExisting === true;
+  // The update's PATCH (anything but flat tags, provider switches and dropped declarations) moves the timestamps.
+  const patched = changedKeys.some((key) => key === "name" || ((SERVER_INPUTS as readonly string[]).includes(key) && key !== "tagNames" &&
+    (declared[key as keyof CheckedWorkspaceInputs] !== undefined || key === "vcsRepo")));
+  if (patched) {
+    report.updatedAt = UNKNOWN;
+    report.latestChangeAt = UNKNOWN;
+  }
+  return plannedState(report as WorkspaceReport, declared, ownerMarkerOf(news), news);
+}
+
+/** The planned report with the provider's records, as create and update would write them. */
+function plannedState(report: WorkspaceReport, declared: Partial<CheckedWorkspaceInputs>, marker: string | undefined, news: Props): WorkspaceState {
+  const outs: WorkspaceOutputs = {
+    ...report,
+    __declaredInputs: declaredKeys(declared),
+    __declaredValues: Object.fromEntries(OPTIONAL_INPUTS.filter((k) => declared[k] !== undefined).map((k) => [k, declared[k]])),
+    ...(marker !== undefined && { __owner: marker }),
+  };
+  return toState(outs, namedOutputsOf(news));
+}
+
+// ---- import (plugin route) -------------------------------------------------------------------
+//
+// `pulumi import wsbridge:index:Workspace <name> <import id>`, where the import id is either
+//   ws-…                              the workspace's id, or
+//   <organization>/<workspace name>   its organization and name (import-ids.ts).
+// The answer's inputs are the settings that reproduce the workspace: declaring them, a preview shows no
+// change. One request (the read that refresh makes).
+
+export async function importById(importId: string, internal: Props): Promise<Imported<WorkspaceState> | undefined> {
+  const client = sharedClient();
+  const workspace = await readWorkspaceForImport(client, parseWorkspaceImportId(KIND, importId), READ);
+  if (workspace === undefined) return undefined;
+  const inputs = reproducingInputs(workspace);
+  const declared = parseChecked(inputs);
+  const marker = ownerMarkerOf(internal);
+  const outs = await outputsOf(client, workspace, declared, marker);
+  return { id: workspace.id, props: toState(outs, []), inputs };
+}
+
+/**
+ * The inputs that reproduce `workspace`: every setting it holds of its own (an inherited one is left
+ * to inherit), in the spelling check accepts. Create-only values (sourceName, sourceUrl) are not
+ * settings, and the deprecated `operations` is said by executionMode.
+ */
+function reproducingInputs(workspace: Workspace): Props {
+  const own = (value: unknown): boolean => value !== null && value !== undefined && value !== "";
+  const inputs: Props = {
+    name: workspace.name, organization: workspace.organization,
+    allowDestroyPlan: workspace.allowDestroyPlan, autoApply: workspace.autoApply,
+    autoApplyRunTrigger: workspace.autoApplyRunTrigger ?? false, fileTriggersEnabled: workspace.fileTriggersEnabled,
+    globalRemoteState: workspace.globalRemoteState, queueAllRuns: workspace.queueAllRuns, speculativeEnabled: workspace.speculativeEnabled,
+  };
+  if (own(workspace.description)) inputs.description = workspace.description;
+  if (workspace.settingOverwrites.executionMode !== false) inputs.executionMode = workspace.executionMode;
+  if (workspace.settingOverwrites.agentPool !== false && own(workspace.agentPoolId) && workspace.executionMode === "agent") inputs.agentPoolId = workspace.agentPoolId;
+  if (workspace.assessmentsEnabled === true) inputs.assessmentsEnabled = true;
+  if (workspace.projectRemoteState === true) inputs.projectRemoteState = true;
+  if (own(workspace.autoDestroyAt)) inputs.autoDestroyAt = workspace.autoDestroyAt;
+  else if (own(workspace.autoDestroyActivityDuration) && workspace.inheritsProjectAutoDestroy !== true) {
+    inputs.autoDestroyActivityDuration = workspace.autoDestroyActivityDuration;
+  }
+  if (workspace.triggerPatterns.length > 0) inputs.triggerPatterns = [...workspace.triggerPatterns].sort();
+  if (workspace.triggerPrefixes.length > 0) inputs.triggerPrefixes = [...workspace.triggerPrefixes].sort();
+  if (own(workspace.engineVersion)) inputs.engineVersion = workspace.engineVersion;
+  if (own(workspace.workingDirectory)) inputs.workingDirectory = workspace.workingDirectory;
+  if (own(workspace.projectId)) inputs.projectId = workspace.projectId;
+  const repo = workspace.vcsRepo;
+  if (repo !== null && own(repo.identifier)) {
+    inputs.vcsRepo = {
+      identifier: repo.identifier,
+      ...(own(repo.oauthTokenId) ? { oauthTokenId: repo.oauthTokenId } : own(repo.githubAppInstallationId) && { githubAppInstallationId: repo.githubAppInstallationId }),
+      ...(own(repo.branch) && { branch: repo.branch }),
+      ...(repo.ingressSubmodules === true && { ingressSubmodules: true }),
+      ...(own(repo.tagsRegex) && { tagsRegex: repo.tagsRegex }),
+    };
+  }
+  const direct = effectiveBindingsOf(workspace.effectiveTagBindings ?? []).filter((b) => b.inheritedFrom === null);
+  if (direct.length > 0) inputs.tagBindings = Object.fromEntries(direct.map((b) => [b.key, b.value]));
+  if (workspace.tagNames.length > 0) inputs.tagNames = [...workspace.tagNames].sort();
+  return inputs;
+}
+
 // ---- mapping --------------------------------------------------------------------------------
 
 function parseChecked(props: Props): CheckedWorkspaceInputs {
@@ -609,8 +849,13 @@ function parseChecked(props: Props): CheckedWorkspaceInputs {
   return { ...parsed, organization: parsed.organization };
 }
 
-/** The resource's URN as the engine spells it for a resource without a parent (the owner marker names the rest). */
+/**
+ * The resource's URN: as the provider plugin passes it (`__urn`), else as the engine spells it for a
+ * dynamic resource without a parent (the owner marker names the rest).
+ */
 function urnOf(props: Props): string | undefined {
+  const given = withoutProvider(props).__urn;
+  if (typeof given === "string") return given;
   const owner = parseOwnerUrl(ownerMarkerOf(props));
   return owner && `urn:pulumi:${owner.stack}::${owner.project}::pulumi-nodejs:dynamic/wsbridge:${owner.kind}::${owner.name}`;
 }
