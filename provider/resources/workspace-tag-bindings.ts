@@ -9,8 +9,11 @@ export type WorkspaceTagBindingsArgs = { [P in keyof WorkspaceTagBindingsInputs]
 
 /** A direct binding effective on the workspace; `inheritedFrom` is the project id when it comes from the project. */
 export interface EffectiveTag {
+  /** The tag's key. */
   key: string;
+  /** The tag's value (`""` for a key-only tag). */
   value: string;
+  /** The project (`prj-…`) the binding is inherited from, or null for a direct binding. */
   inheritedFrom: string | null;
 }
 

@@ -22,6 +22,8 @@ import * as path from "node:path";
 import { DEFAULT_ADDRESS, resolveAddress } from "./address";
 import { DEFAULT_RETRY_OPTIONS, DEFAULT_TIMEOUT_MS, WsbridgeClient, addressProblem, type ClientSettings, type Edition } from "./api";
 import type { CheckFailure, Props } from "./lifecycle";
+import type { ProviderConfig } from "../schemas/provider-config";
+import type { Assert, Equals } from "../schemas/type-equality";
 
 /** What Pulumi's dynamic ConfigureRequest.config offers. */
 export interface ConfigSource {
@@ -54,8 +56,11 @@ export interface ResolvedSettings {
 
 export { DEFAULT_ADDRESS };
 
-/** The client's limits a Pulumi user can set: stack config key, environment variable, accepted range. */
-const LIMITS = {
+/**
+ * The client's limits a Pulumi user can set: stack config key, environment variable, accepted range.
+ * Exported for scripts/generate-package-schema.js, which states them in the package schema.
+ */
+export const LIMITS = {
   requestTimeoutMs: { env: "WSBRIDGE_REQUEST_TIMEOUT_MS", min: 1, max: 3_600_000, unit: "milliseconds" },
   maxRetries: { env: "WSBRIDGE_MAX_RETRIES", min: 0, max: 50, unit: "" },
   retryBudgetMs: { env: "WSBRIDGE_RETRY_BUDGET_MS", min: 0, max: 3_600_000, unit: "milliseconds" },
@@ -68,6 +73,10 @@ const LIMIT_KEYS = Object.keys(LIMITS) as LimitKey[];
 
 const KEYS = ["address", "token", "organization", "edition", ...LIMIT_KEYS] as const;
 type Key = (typeof KEYS)[number];
+
+// The settings the package schema declares (provider/schemas/provider-config.ts) are exactly the ones read here.
+export type ProviderConfigKeysAgree = Assert<Equals<keyof ProviderConfig, Key>>;
+export type ProviderConfigEditionAgrees = Assert<Equals<NonNullable<ProviderConfig["edition"]>, Edition>>;
 
 type StackConfig = Partial<Record<Key, string>>;
 

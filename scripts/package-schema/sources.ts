@@ -1,0 +1,79 @@
+// Where each part of the package schema comes from. The shapes and their documentation are read
+// from these declarations; this file only names them, and holds what is the package's own (its
+// metadata and the SDK's public type names).
+import { KINDS } from "../generate-schema";
+
+/** A resource kind: its inputs interface (provider/schemas) and its dynamic class (provider/resources). */
+export interface ResourceSource {
+  kind: string;
+  inputs: { file: string; symbol: string };
+  outputs: { file: string; symbol: string };
+}
+
+/**
+ * The seven kinds, from the list that already drives schema/<Kind>.json (scripts/generate-schema.js).
+ * Each kind's class lives in the file of the same name under provider/resources/.
+ */
+export const RESOURCES: readonly ResourceSource[] = KINDS.map(({ kind, file, symbol }) => ({
+  kind,
+  inputs: { file, symbol },
+  outputs: { file: file.replace(/^provider\/schemas\//, "provider/resources/"), symbol: kind },
+}));
+
+/** A lookup: the program-facing function (its parameter is the Args interface, its promise the result type). */
+export interface FunctionSource {
+  name: string;
+  file: string;
+  /**
+   * The gRPC Invoke answers with an object: a lookup that returns a list returns it under this property.
+   * Required exactly when the function returns an array.
+   */
+  list?: { property: string; description: string };
+}
+
+export const FUNCTIONS: readonly FunctionSource[] = [
+  { name: "getWorkspace", file: "provider/lookups/workspaces.ts" },
+  {
+    name: "listWorkspaces", file: "provider/lookups/workspaces.ts",
+    list: { property: "workspaces", description: "The workspaces that match every filter given (all of them without filters)." },
+  },
+  { name: "getModuleVersion", file: "provider/lookups/module-versions.ts" },
+  { name: "listModuleVersions", file: "provider/lookups/module-versions.ts" },
+];
+
+/** The provider's settings: stack config `wsbridge:<key>`, and the provider resource's inputs. */
+export const PROVIDER_CONFIG = { file: "provider/schemas/provider-config.ts", symbol: "ProviderConfig" } as const;
+
+/** The runtime that reads the settings: its LIMITS and DEFAULT_LIMITS add each limit's variable, range and default. */
+export const CONFIG_RUNTIME = "provider/runtime/config.ts";
+
+/**
+ * The SDK's names of object types whose TypeScript name cannot be used: it ends with a suffix the
+ * generators add (see RESERVED_TYPE_NAME_SUFFIXES), or an anonymous type would be named like another
+ * type of a different shape. Keyed by the TypeScript name, or "Owner.property" for an anonymous type.
+ * These names are public API of every SDK: renaming one breaks users' code.
+ */
+export const TYPE_NAMES: Readonly<Record<string, string>> = {
+  // Workspace.vcsRepo as the server reports it: the input's fields and the server's details.
+  VcsRepoOutput: "WorkspaceVcsRepoDetails",
+  // Workspace.settingOverwrites as the server reports it: both flags always set (the input's are optional).
+  "Workspace.settingOverwrites": "WorkspaceSettingOverwritesDetails",
+  EffectiveTagBindingOutput: "WorkspaceEffectiveTagBinding",
+};
+
+/** The package's own metadata (name and version come from package.json). */
+export const PACKAGE = {
+  name: "wsbridge",
+  displayName: "wsbridge",
+  description:
+    "Workspaces, workspace locks, SSH key assignments, data retention policies, tag bindings, remote state consumers and " +
+    "private registry module version deprecations of the Workspace Management and Module Deprecation API, with lookups " +
+    "of workspaces and module versions.",
+  keywords: ["pulumi", "wsbridge", "terraform", "workspaces", "category/infrastructure", "kind/native"],
+  /** The SDK generators' rule for a token's module: `wsbridge:index:Workspace` is in module `index`. */
+  moduleFormat: "(.*)",
+  nodejs: {
+    packageName: "@pulumi-wsbridge/wsbridge",
+    packageDescription: "A Pulumi package for the Workspace Management and Module Deprecation API (the wsbridge provider plugin's SDK).",
+  },
+} as const;

@@ -1,0 +1,61 @@
+// The parts of Pulumi's package schema (pkg/codegen/schema/schema.go, PackageSpec and friends) that
+// this package uses, as plain JSON types.
+
+export interface TypeSpec {
+  type?: "string" | "number" | "integer" | "boolean" | "array" | "object";
+  $ref?: string;
+  items?: TypeSpec;
+  additionalProperties?: TypeSpec;
+}
+
+export interface PropertySpec extends TypeSpec {
+  description?: string;
+  secret?: boolean;
+}
+
+export interface ObjectTypeSpec {
+  type?: "object";
+  description?: string;
+  properties: Record<string, PropertySpec>;
+  required?: string[];
+}
+
+export interface ResourceSpec {
+  description?: string;
+  inputProperties: Record<string, PropertySpec>;
+  requiredInputs?: string[];
+  properties: Record<string, PropertySpec>;
+  required?: string[];
+  /** Other type tokens the resource had: the engine moves a state of that type to this one. */
+  aliases?: { type: string }[];
+}
+
+export interface FunctionSpec {
+  description?: string;
+  inputs: ObjectTypeSpec;
+  outputs: ObjectTypeSpec;
+}
+
+export interface NodejsLanguageSpec {
+  packageName: string;
+  packageDescription: string;
+  dependencies: Record<string, string>;
+  respectSchemaVersion: boolean;
+}
+
+export interface PackageSpec {
+  name: string;
+  displayName: string;
+  version: string;
+  description: string;
+  license: string;
+  repository?: string;
+  keywords: string[];
+  meta: { moduleFormat: string };
+  language: { nodejs: NodejsLanguageSpec };
+  config: { variables: Record<string, PropertySpec> };
+  provider: ResourceSpec;
+  resources: Record<string, ResourceSpec>;
+  functions: Record<string, FunctionSpec>;
+  types: Record<string, ObjectTypeSpec>;
+}
