@@ -20,6 +20,10 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   echo "$want" > "$stamp"
 fi
 ln -sfn .. node_modules/pulumi-wsbridge
+# The provider plugin's generated Node.js SDK, once compiled (scripts/build-nodejs-sdk.sh), resolves
+# as `@pulumi-wsbridge/wsbridge` the same way.
+mkdir -p node_modules/@pulumi-wsbridge
+ln -sfn ../../sdk/nodejs/bin node_modules/@pulumi-wsbridge/wsbridge
 
 # The tests run on the Node.js versions the pinned SDK declares (README, "Why Pulumi 3.246.0").
 node -e '

@@ -1,0 +1,21 @@
+package main
+
+import (
+	nodejsgen "github.com/pulumi/pulumi/pkg/v3/codegen/nodejs"
+	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
+)
+
+// generator turns a bound package into an SDK: file path (relative to the language's directory) → contents.
+type generator func(pkg *schema.Package) (map[string][]byte, error)
+
+// generators holds one entry per language, named as `pulumi package gen-sdk --language` names them.
+// Go, Python and .NET come later (each package has a GeneratePackage of its own).
+var generators = map[string]generator{
+	"nodejs": generateNodejs,
+}
+
+// generateNodejs calls the generator with the arguments pulumi-language-nodejs passes for a published
+// (not local) SDK: no overlays, no local dependencies.
+func generateNodejs(pkg *schema.Package) (map[string][]byte, error) {
+	return nodejsgen.GeneratePackage("pulumi-language-nodejs", pkg, nil, nil, false, noPackages{})
+}
