@@ -4,15 +4,23 @@
 // dynamic-provider host never connects. This module does, lazily, only inside that host process.
 // Elsewhere (the program process, unit tests) the notes are kept in memory, where tests can read them.
 
-type Severity = "info" | "warning";
+export type Severity = "info" | "warning";
 
 const said = new Set<string>();
 const kept: { severity: Severity; message: string }[] = [];
 
-interface EngineLink {
+export interface EngineLink {
   log(severity: Severity, message: string, urn: string | undefined): Promise<void>;
 }
 let link: EngineLink | null | undefined;
+
+/**
+ * The engine connection of a process that is not the dynamic-provider host: the provider plugin
+ * (provider/plugin) knows its engine's address and hands its own link over.
+ */
+export function useEngineLink(engine: EngineLink): void {
+  link = engine;
+}
 
 /** The engine's address when this process is Pulumi's Node dynamic-provider host, else undefined. */
 function engineAddress(): string | undefined {

@@ -64,6 +64,30 @@ export interface StackOptions {
   cli: PulumiCommand;
   /** Extra environment for the CLI and the provider process. */
   env?: Record<string, string>;
+  /**
+   * Install the package's provider plugin (`pulumi-resource-wsbridge`) into the stack's PULUMI_HOME, as
+   * a user does (`pulumi plugin install … --file <archive>`), so programs using the generated SDK run.
+   */
+  plugin?: boolean;
+}
+
+/** The plugin archive `npm run build:plugin` writes for this machine's OS and architecture. */
+export function pluginArchive(): string {
+  const version = (JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string }).version;
+  const os = process.platform === "win32" ? "windows" : process.platform;
+  const arch = process.arch === "x64" ? "amd64" : process.arch;
+  const archive = path.join(repoRoot, "dist", "plugin", `pulumi-resource-wsbridge-v${version}-${os}-${arch}.tar.gz`);
+  if (!fs.existsSync(archive)) throw new Error(`${archive} is missing: run \`npm run build:plugin\` first`);
+  return archive;
+}
+
+/** `pulumi plugin install resource wsbridge <version> --file <archive>` with the stack's environment. */
+export function installPlugin(cli: PulumiCommand, env: Record<string, string>): void {
+  const archive = pluginArchive();
+  const version = /-v([^-]+)-[a-z]+-[a-z0-9]+\.tar\.gz$/.exec(archive)?.[1] ?? "";
+  execFileSync(cli.command, ["plugin", "install", "resource", "wsbridge", version, "--file", archive], {
+    env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "pipe"],
+  });
 }
 
 export interface HarnessStack {
@@ -105,6 +129,7 @@ export async function createStack(options: StackOptions): Promise<HarnessStack> 
     },
   );
   if (options.config) await stack.setAllConfig(options.config);
+  if (options.plugin === true) installPlugin(options.cli, envVars);
   answerFollowUpsFromTheRun(stack, backendDir);
   return {
     stack,

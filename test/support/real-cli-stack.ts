@@ -56,6 +56,8 @@ export interface RealCliStackOptions {
   config?: ConfigMap;
   /** Extra environment for the CLI and the provider process. */
   env?: Record<string, string>;
+  /** Install the provider plugin in the stack's PULUMI_HOME (programs that use the generated SDK). */
+  plugin?: boolean;
 }
 
 /** A request path as the emulator logged it, without the `/api/v2` prefix. */
@@ -153,13 +155,14 @@ class StackOnEmulator extends EmulatorAndCli implements RealCliStack {
 
   override async start(): Promise<void> {
     await super.start();
-    const { projectName, program, config, env } = this.options;
+    const { projectName, program, config, env, plugin } = this.options;
     this.#harness = await createStack({
       cli: this.cli,
       projectName,
       program,
       config: { ...emulatorStackConfig(this.emulator), ...config },
       ...(env === undefined ? {} : { env }),
+      ...(plugin === true && { plugin }),
     });
   }
 

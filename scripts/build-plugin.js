@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+// `npm run build:plugin`: bundles the provider plugin into one JavaScript file and packs it as an
+// archive that `pulumi plugin install resource wsbridge <version> --file <archive>` accepts:
+//
+//   dist/plugin/pulumi-resource-wsbridge-v<version>-<os>-<arch>.tar.gz
+//     pulumi-resource-wsbridge      a #!/bin/sh launcher: exec node on the bundle beside it
+//     pulumi-resource-wsbridge.js   the plugin, its dependencies (gRPC, protobuf, undici, zod) and
+//                                   the package schema inside; Node.js is all it needs
+//
+// Why a bundle: the engine starts one plugin process per provider, and resolving and reading hundreds
+// of files of node_modules costs more start time than parsing one file (README "Performance"). The
+// plugin is plain JavaScript, so the same archive serves every OS and architecture with a POSIX shell;
+// one is written per Pulumi platform name, since the CLI looks for `<os>-<arch>` in the file name.
+//
+// `--only-bundle` writes dist/plugin/bin/ (launcher and bundle) without archives (tests use that folder).
+"use strict";
+const { execFileSync } = require("node:child_process");
+const fs = require("node:fs");
+const path = require("node:path");
+const esbuild = require("esbuild");
+
+const root = path.resolve(__dirname, "..");
+const outDir = path.join(root, "dist", "plugin");
+const binDir = path.join(outDir, "bin");
+const PLATFORMS = ["linux-amd64", "linux-arm64", "darwin-amd64", "darwin-arm64"];
+
+const LAUNCHER = `#!/bin/sh
+# pulumi-resource-wsbridge: starts the plugin's bundle with the Node.js on PATH (20.18.1 or newer).
+exec node "$(dirname "$0")/pulumi-resource-wsbridge.js" "$@"
+`;
+
+async function bundle() {
+  const version = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).version;
+  const schema = fs.readFileSync(path.join(root, "schema", "schema.json"), "utf8");
+  fs.rmSync(binDir, { recursive: true, force: true });
+  fs.mkdirSync(binDir, { recursive: true });
+  await esbuild.build({
+    entryPoints: [path.join(root, "provider", "plugin", "pulumi-resource-wsbridge.ts")],
+    outfile: path.join(binDir, "pulumi-resource-wsbridge.js"),
+    bundle: true,
+    platform: "node",
+    target: "node20",
+    format: "cjs",
+    minify: true,
+    legalComments: "linked",
+    logLevel: "warning",
+    define: {
+      WSBRIDGE_PLUGIN_VERSION: JSON.stringify(version),
+      WSBRIDGE_PACKAGE_SCHEMA: JSON.stringify(schema),
+    },
+  });
+  fs.writeFileSync(path.join(binDir, "pulumi-resource-wsbridge"), LAUNCHER, { mode: 0o755 });
+  return version;
+}
+
+function archives(version) {
+  const written = [];
+  for (const platform of PLATFORMS) {
+    const archive = path.join(outDir, `pulumi-resource-wsbridge-v${version}-${platform}.tar.gz`);
+    const files = fs.readdirSync(binDir).sort();
+    execFileSync("tar", ["-czf", archive, "-C", binDir, ...files]);
+    written.push(path.relative(root, archive));
+  }
+  return written;
+}
+
+async function main() {
+  const version = await bundle();
+  if (process.argv.includes("--only-bundle")) {
+    console.log(path.relative(root, binDir));
+    return;
+  }
+  for (const archive of archives(version)) console.log(archive);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
