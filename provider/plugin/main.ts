@@ -43,9 +43,11 @@ function implementation(): grpc.UntypedServiceImplementation {
   return methods;
 }
 
+/** The process that started the plugin, read first thing: it may be gone before the plugin listens. */
+const parent = process.ppid;
+
 /** Ends the plugin when the engine that started it is gone (killed), instead of lingering. */
 function exitWithTheEngine(): void {
-  const parent = process.ppid;
   setInterval(() => {
     if (process.ppid !== parent) process.exit(0);
   }, 1000).unref();
