@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Makes a real Pulumi CLI available whose version equals the @pulumi/pulumi SDK in package-lock.json,
 # and prints (as its last stdout line) a directory whose bin/ holds `pulumi` and
-# `pulumi-resource-pulumi-nodejs`.
+# `pulumi-resource-pulumi-nodejs` (and `pulumi-language-yaml`, below).
 #
 # Order: a `pulumi` on PATH with exactly that version; else the per-user cache (shared by every clone
 # on the machine); else build it once from Pulumi's Go modules through the module proxy, pinned by
@@ -12,6 +12,12 @@
 # CLI through the Automation API with inline programs (`pulumi up --client=...`): the Node process
 # hosts the program, the CLI is the real engine, and dynamic providers run in the real
 # `pulumi-resource-pulumi-nodejs` plugin. See README "Limits".
+#
+# Why `pulumi-language-yaml` beside it: `pulumi import` asks the project's language host which
+# packages the program needs, even with --generate-code=false, so it cannot run in a Node.js project
+# here. Pulumi's YAML language host is served by the module proxy (pinned by scripts/pulumi-yaml/go.mod
+# + go.sum), so the import tests run `pulumi import` for real in a YAML project, where it also prints
+# the program it generates, which those tests then run with plain `pulumi preview`.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -39,7 +45,8 @@ if existing=$(command -v pulumi 2>/dev/null); then
   have=$(PULUMI_SKIP_UPDATE_CHECK=true "$existing" version 2>/dev/null || true)
   existing_dir=$(dirname "$(readlink -f "$existing")")
   if [ "$have" = "$want" ] && [ "$(basename "$existing_dir")" = bin ] &&
-     { [ -x "$existing_dir/pulumi-resource-pulumi-nodejs" ] || command -v pulumi-resource-pulumi-nodejs >/dev/null; }; then
+     { [ -x "$existing_dir/pulumi-resource-pulumi-nodejs" ] || command -v pulumi-resource-pulumi-nodejs >/dev/null; } &&
+     { [ -x "$existing_dir/pulumi-language-yaml" ] || command -v pulumi-language-yaml >/dev/null; }; then
     log "using pulumi $have from PATH ($existing)"
     dirname "$existing_dir"
     exit 0
@@ -59,9 +66,22 @@ install_launcher() {
   fi
 }
 
+yaml_module_dir="$root/scripts/pulumi-yaml"
+# The YAML host's pinned version, part of the cache's identity (a new pin rebuilds it).
+yaml_version=$(awk '$1 == "github.com/pulumi/pulumi-yaml" { print $2 }' "$yaml_module_dir/go.mod")
+
 cached_ok() {
   [ -x "$target/bin/pulumi" ] && [ -x "$target/bin/pulumi-resource-pulumi-nodejs" ] &&
+    [ "$(cat "$target/bin/.pulumi-language-yaml.version" 2>/dev/null)" = "$yaml_version" ] &&
+    [ -x "$target/bin/pulumi-language-yaml" ] &&
     [ "$(PULUMI_SKIP_UPDATE_CHECK=true "$target/bin/pulumi" version 2>/dev/null)" = "$want" ]
+}
+
+build_yaml_host() {
+  # -mod=readonly: go.sum is committed, so every module is verified against the pinned hashes.
+  ( cd "$yaml_module_dir" && CGO_ENABLED=0 GOFLAGS="-mod=readonly -buildvcs=false" go build -trimpath -ldflags "-s -w" \
+      -o "$1/" github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml ) >&2
+  echo "$yaml_version" > "$1/.pulumi-language-yaml.version"
 }
 
 # 2. The per-user cache.
@@ -78,6 +98,16 @@ exec 9>"$cache_root/.build.lock"
 flock 9
 if cached_ok; then echo "$target"; exit 0; fi
 
+# A cache from before the YAML host (or of another pin of it): add just the host.
+if [ -x "$target/bin/pulumi" ] && [ "$(PULUMI_SKIP_UPDATE_CHECK=true "$target/bin/pulumi" version 2>/dev/null)" = "$want" ]; then
+  log "building pulumi-language-yaml $yaml_version into $target/bin (first time only)"
+  build_yaml_host "$target/bin"
+  install_launcher "$target/bin"
+  cached_ok || die "the cached CLI in $target/bin is still incomplete"
+  echo "$target"
+  exit 0
+fi
+
 log "building pulumi $want from Go modules (first time only; this takes several minutes)"
 started=$(date +%s)
 staging=$(mktemp -d "$cache_root/.staging.XXXXXX")
@@ -90,6 +120,7 @@ mkdir -p "$staging/bin"
     -ldflags "-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=$want" \
     -o "$staging/bin/" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi
 ) >&2
+build_yaml_host "$staging/bin"
 install_launcher "$staging/bin"
 [ "$(PULUMI_SKIP_UPDATE_CHECK=true "$staging/bin/pulumi" version)" = "$want" ] || die "built pulumi does not report $want"
 rm -rf "$target"
