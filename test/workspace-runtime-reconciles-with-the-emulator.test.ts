@@ -375,6 +375,18 @@ describe("create, read, update and delete", () => {
     expect((await rawGet(`/organizations/${emulator.organization}/workspaces/${renamed}`)).status).toBe(200);
   });
 
+  test("an update that gives an execution mode keeps the declared setting overwrites, in one request", async () => {
+    // The service resets setting-overwrites for what an update gives a value for; found on the real CLI.
+    const declared = { name: uniqueName("overwrites"), organization: emulator.organization, operations: true, settingOverwrites: { agentPool: false } };
+    const created = await workspace.create(declared);
+    emulator.clearRequests();
+    const news = { ...declared, operations: false };
+    const updated = await workspace.update(created.id, created.outs, news);
+    expect(emulator.requests().map((r) => r.method)).toEqual(["PATCH"]);
+    expect(updated.outs.__outputs.settingOverwrites).toEqual({ executionMode: true, agentPool: false });
+    expect((await workspace.diff(created.id, updated.outs, news)).changes).toBe(false);
+  });
+
   test("update of forceDelete alone makes no request at all", async () => {
     const created = await workspace.create({ name: uniqueName("flag"), organization: emulator.organization });
     emulator.clearRequests();

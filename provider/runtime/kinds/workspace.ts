@@ -576,7 +576,11 @@ async function explainedUpdateFailure(client: WsbridgeClient, id: string, declar
 async function reconcile(client: WsbridgeClient, id: string, declared: CheckedWorkspaceInputs, current: WorkspaceOutputs): Promise<Workspace> {
   const changedKeys = changedInputs(current as unknown as Props, declared as unknown as Props);
   // A dropped property sends nothing, except vcsRepo (null disconnects the repository).
-  const attributes = SERVER_INPUTS.filter((k) => k !== "tagNames" && changedKeys.includes(k) && (declared[k] !== undefined || k === "vcsRepo"));
+  const sent = (k: ServerInput): boolean => changedKeys.includes(k) && (declared[k] !== undefined || k === "vcsRepo");
+  // The service resets setting-overwrites to true for what an update gives a value for (an execution
+  // mode, an agent pool), so declared overwrites go along with those, or they would not hold.
+  const resetsOverwrites = declared.settingOverwrites !== undefined && (["executionMode", "operations", "agentPoolId"] as const).some(sent);
+  const attributes = SERVER_INPUTS.filter((k) => k !== "tagNames" && (sent(k) || (k === "settingOverwrites" && resetsOverwrites)));
   const flatTags = changedKeys.includes("tagNames") && declared.tagNames !== undefined;
   const options: WorkspaceUpdateOptions = {
     ...(changedKeys.includes("name") && { name: declared.name }),
