@@ -3,18 +3,23 @@
 // archive that `pulumi plugin install resource wsbridge <version> --file <archive>` accepts:
 //
 //   dist/plugin/pulumi-resource-wsbridge-v<version>-<os>-<arch>.tar.gz
-//     pulumi-resource-wsbridge      a #!/bin/sh launcher: exec node on the bundle beside it
-//     pulumi-resource-wsbridge.js   the plugin, its dependencies (gRPC, protobuf, undici, zod) and
-//                                   the package schema inside; Node.js is all it needs
+//     pulumi-resource-wsbridge               a #!/bin/sh launcher: exec node on the loader beside it
+//     pulumi-resource-wsbridge.js            the loader (scripts/plugin-loader.js): runs the bundle
+//                                            with V8's code cache
+//     pulumi-resource-wsbridge.bundle.js     the plugin, its dependencies (gRPC, protobuf, undici, zod)
+//                                            and the package schema inside; Node.js is all it needs
+//     pulumi-resource-wsbridge.bundle.js.cache   the bundle compiled by this Node.js (V8 code cache)
+//     pulumi-resource-wsbridge.bundle.js.LEGAL.txt   the bundled packages' licence notices
 //
 // Why a bundle: the engine starts one plugin process per provider, and resolving and reading hundreds
-// of files of node_modules costs more start time than parsing one file (README "Performance"). The
-// plugin is plain JavaScript, so the same archive serves every OS and architecture with a POSIX shell;
-// one is written per Pulumi platform name, since the CLI looks for `<os>-<arch>` in the file name.
+// of files of node_modules costs more start time than parsing one file; compiling that file was then
+// most of the rest, hence the code cache (README "Performance"). The plugin is plain JavaScript, so the
+// same archive serves every OS and architecture with a POSIX shell; one is written per Pulumi platform
+// name, since the CLI looks for `<os>-<arch>` in the file name.
 //
 // `--only-bundle` writes dist/plugin/bin/ (launcher and bundle) without archives (tests use that folder).
 "use strict";
-const { execFileSync } = require("node:child_process");
+const { execFileSync, spawn } = require("node:child_process");
 const fs = require("node:fs");
 const path = require("node:path");
 const esbuild = require("esbuild");
@@ -25,9 +30,10 @@ const binDir = path.join(outDir, "bin");
 const PLATFORMS = ["linux-amd64", "linux-arm64", "darwin-amd64", "darwin-arm64"];
 
 const LAUNCHER = `#!/bin/sh
-# pulumi-resource-wsbridge: starts the plugin's bundle with the Node.js on PATH (20.18.1 or newer).
+# pulumi-resource-wsbridge: starts the plugin with the Node.js on PATH (20.18.1 or newer).
 exec node "$(dirname "$0")/pulumi-resource-wsbridge.js" "$@"
 `;
+const BUNDLE = "pulumi-resource-wsbridge.bundle.js";
 
 async function bundle() {
   const version = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).version;
@@ -36,7 +42,7 @@ async function bundle() {
   fs.mkdirSync(binDir, { recursive: true });
   await esbuild.build({
     entryPoints: [path.join(root, "provider", "plugin", "pulumi-resource-wsbridge.ts")],
-    outfile: path.join(binDir, "pulumi-resource-wsbridge.js"),
+    outfile: path.join(binDir, BUNDLE),
     bundle: true,
     platform: "node",
     target: "node20",
@@ -49,8 +55,31 @@ async function bundle() {
       WSBRIDGE_PACKAGE_SCHEMA: JSON.stringify(schema),
     },
   });
+  fs.copyFileSync(path.join(__dirname, "plugin-loader.js"), path.join(binDir, "pulumi-resource-wsbridge.js"));
   fs.writeFileSync(path.join(binDir, "pulumi-resource-wsbridge"), LAUNCHER, { mode: 0o755 });
+  await writeCodeCache();
   return version;
+}
+
+/**
+ * Starts the plugin once, as the engine would, so the loader writes the code cache of what starting
+ * compiles; then stops it. No engine is needed to start.
+ */
+async function writeCodeCache() {
+  const cache = path.join(binDir, `${BUNDLE}.cache`);
+  const plugin = spawn(process.execPath, [path.join(binDir, "pulumi-resource-wsbridge.js"), "127.0.0.1:1"], { stdio: ["ignore", "pipe", "inherit"] });
+  try {
+    await new Promise((resolve, reject) => {
+      plugin.once("exit", (code) => reject(new Error(`the plugin exited (${code}) before it wrote its code cache`)));
+      const poll = setInterval(() => {
+        if (!fs.existsSync(cache)) return;
+        clearInterval(poll);
+        resolve();
+      }, 50);
+    });
+  } finally {
+    plugin.kill();
+  }
 }
 
 function archives(version) {

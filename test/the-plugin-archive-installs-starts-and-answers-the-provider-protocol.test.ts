@@ -62,8 +62,11 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-test("the archive holds the launcher, the bundle and its licenses, and the launcher is executable", () => {
-  expect(fs.readdirSync(dir).sort()).toEqual(["pulumi-resource-wsbridge", "pulumi-resource-wsbridge.js", "pulumi-resource-wsbridge.js.LEGAL.txt"]);
+test("the archive holds the launcher, the loader, the bundle with its code cache and licences, and the launcher is executable", () => {
+  expect(fs.readdirSync(dir).sort()).toEqual([
+    "pulumi-resource-wsbridge", "pulumi-resource-wsbridge.bundle.js", "pulumi-resource-wsbridge.bundle.js.LEGAL.txt",
+    "pulumi-resource-wsbridge.bundle.js.cache", "pulumi-resource-wsbridge.js",
+  ]);
   expect(fs.statSync(path.join(dir, "pulumi-resource-wsbridge")).mode & 0o111).not.toBe(0);
   expect(path.basename(pluginArchive())).toMatch(new RegExp(`^pulumi-resource-wsbridge-v${version.replace(/\./g, "\\.")}-(linux|darwin)-(amd64|arm64)\\.tar\\.gz$`));
 });
@@ -127,6 +130,35 @@ test("a type the package does not have is an error naming the ones it has", asyn
   const req = new pb.CheckRequest().setUrn("urn:pulumi:dev::p::wsbridge:index:Nope::x").setType("wsbridge:index:Nope")
     .setOlds(struct({})).setNews(struct({}));
   await expect(call(client.check, req)).rejects.toThrow(/unknown resource type wsbridge:index:Nope; this provider serves wsbridge:index:Workspace, /);
+});
+
+test("a code cache V8 rejects (another Node.js made it) costs only the compile: the plugin serves and writes a fresh cache", async () => {
+  const other = fs.mkdtempSync(path.join(os.tmpdir(), "wsbridge-plugin-cache-"));
+  execFileSync("tar", ["-xzf", pluginArchive(), "-C", other]);
+  const cache = path.join(other, "pulumi-resource-wsbridge.bundle.js.cache");
+  const good = fs.readFileSync(cache);
+  fs.writeFileSync(cache, Buffer.from("not a code cache"));
+  const second = spawn(path.join(other, "pulumi-resource-wsbridge"), ["127.0.0.1:1"], { stdio: ["ignore", "pipe", "pipe"] });
+  try {
+    const [port] = await linesOf(second, 1);
+    const secondClient = new ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+    const info = await new Promise<PluginInfo>((resolve, reject) => secondClient.getPluginInfo(new Empty(), (e, r) => (e ? reject(e) : resolve(r))));
+    secondClient.close();
+    expect(info.getVersion()).toBe(version);
+    // Rewritten in the background once the plugin serves: same size as the one the build wrote.
+    await new Promise<void>((resolve) => {
+      const poll = setInterval(() => {
+        if (fs.readFileSync(cache).length !== "not a code cache".length) {
+          clearInterval(poll);
+          resolve();
+        }
+      }, 100);
+    });
+    expect(Math.abs(fs.readFileSync(cache).length - good.length)).toBeLessThan(good.length / 2);
+  } finally {
+    second.kill();
+    fs.rmSync(other, { recursive: true, force: true });
+  }
 });
 
 test("the plugin ends when the process that started it is gone", async () => {
