@@ -9,8 +9,9 @@
 //   previewCreate/previewUpdate), so dependents of an updated resource see known values.
 // - A state written by the dynamic route (a stack moved to the plugin with aliases, README
 //   "Migration") is upgraded by one update that sends no request: its outputs take the plugin's shape.
-import { INTERNAL_INPUTS, type CheckFailure, type PropertyChange, type Props } from "../runtime/lifecycle";
-import { internalInputsOf, kindOf } from "./resource-kinds";
+import { INTERNAL_INPUTS, isUnknown, type CheckFailure, type PropertyChange, type Props } from "../runtime/lifecycle";
+import { KeyClaims, ONE_PER_KEY } from "../runtime/one-per-key";
+import { internalInputsOf, kindOf, parseUrn } from "./resource-kinds";
 
 /** Keys of the dynamic route's state that the plugin's state does not hold. */
 const DYNAMIC_ONLY = ["__provider", "__outputs", "__namedOutputs"] as const;
@@ -41,9 +42,33 @@ export interface CheckResult {
   failures: CheckFailure[];
 }
 
+/** The keys of one-per-key objects the resources of this deployment declared (one plugin process per provider). */
+const claims = new KeyClaims();
+
 export async function checkResource(type: string, urn: string, olds: Props, news: Props): Promise<CheckResult> {
   const outcome = await kindOf(type).check(storedInputs(olds), { ...storedInputs(news), ...internalInputsOf(urn) });
-  return { inputs: storedInputs(outcome.inputs), failures: outcome.failures };
+  const inputs = storedInputs(outcome.inputs);
+  const failures = [...outcome.failures];
+  if (failures.length === 0) {
+    const conflict = claimKey(type, urn, inputs);
+    if (conflict !== undefined) failures.push(conflict);
+  }
+  return { inputs, failures };
+}
+
+/**
+ * Two resources of the deployment declaring one key the server holds one object per: the second is
+ * refused at preview, naming both (the dynamic route says the same from the program).
+ */
+function claimKey(type: string, urn: string, inputs: Props): CheckFailure | undefined {
+  const kind = type.split(":").pop() ?? type;
+  const rule = ONE_PER_KEY[kind];
+  const name = parseUrn(urn)?.name;
+  if (rule === undefined || name === undefined) return undefined;
+  const parts = rule.fields.map((field) => inputs[field]);
+  if (!parts.every((part): part is string => typeof part === "string" && part !== "" && !isUnknown(part))) return undefined;
+  const conflict = claims.claim(kind, parts, name);
+  return conflict === undefined ? undefined : { property: rule.fields[rule.fields.length - 1] ?? "", reason: conflict };
 }
 
 export interface DiffResult {

@@ -57,7 +57,7 @@ export class DataRetentionPolicy extends WsbridgeResource {
     for (const key of [...OUTPUT_ONLY, ...INPUTS]) registered[key] = undefined;
     warnIfTokenInPlaintext();
     // The service holds one policy per workspace: two resources would overwrite each other.
-    claimUniqueName("DataRetentionPolicy", [args.workspaceId], name, "a workspace has one data retention policy");
+    claimUniqueName("DataRetentionPolicy", [args.workspaceId], name);
     super(dataRetentionPolicyProvider, name, { ...registered, ...args }, opts, "wsbridge", "DataRetentionPolicy");
 
     // During a preview the engine reports an updated resource's new inputs as its outputs and leaves every

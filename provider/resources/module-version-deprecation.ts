@@ -68,8 +68,7 @@ export class ModuleVersionDeprecation extends WsbridgeResource {
     const organization = args.organization ?? defaultOrganization();
     // A version has one deprecation: two resources would overwrite each other's reason and link.
     if (organization !== undefined) {
-      claimUniqueName("ModuleVersionDeprecation", [organization, args.moduleName, args.provider, args.version], name,
-        "a module version has one deprecation");
+      claimUniqueName("ModuleVersionDeprecation", [organization, args.moduleName, args.provider, args.version], name);
     }
     super(moduleVersionDeprecationProvider, name, { ...registered, ...args }, opts, "wsbridge", "ModuleVersionDeprecation");
 

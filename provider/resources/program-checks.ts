@@ -2,6 +2,7 @@
 // provider: the provider sees one resource at a time. None of this is serialized into state.
 import * as pulumi from "@pulumi/pulumi";
 import { ownerUrl } from "../runtime/ownership";
+import { KeyClaims } from "../runtime/one-per-key";
 
 /** The create-only marker that records which resource of which stack made a server object. */
 export function ownerMarker(kind: string, resourceName: string): string {
@@ -9,13 +10,13 @@ export function ownerMarker(kind: string, resourceName: string): string {
 }
 
 /** Per program run (the Automation API runs several in one process): keyed by the run's stack resource. */
-const runs = new WeakMap<object, { tokenChecked: boolean; names: Map<string, string> }>();
+const runs = new WeakMap<object, { tokenChecked: boolean; claims: KeyClaims }>();
 const outsideAStack = {};
 
-function thisRun(): { tokenChecked: boolean; names: Map<string, string> } {
+function thisRun(): { tokenChecked: boolean; claims: KeyClaims } {
   const key: object = pulumi.runtime.getStackResource() ?? outsideAStack;
   let run = runs.get(key);
-  if (!run) runs.set(key, (run = { tokenChecked: false, names: new Map() }));
+  if (!run) runs.set(key, (run = { tokenChecked: false, claims: new KeyClaims() }));
   return run;
 }
 
@@ -43,27 +44,17 @@ export function warnIfTokenInPlaintext(): void {
 }
 
 /**
- * Fails the program (an error diagnostic) when two resources of one kind claim the same unique server name (for example two
- * Workspaces named "net" in one organization): the service would refuse the second at `up`.
+ * Fails the program (an error diagnostic) when two resources of one kind claim the same key the server
+ * holds one object per (runtime/one-per-key.ts), for example two Workspaces named "net" in one
+ * organization: the service would refuse the second at `up`, or the two would fight at every `up`.
  */
-export function claimUniqueName(
-  kind: string, key: pulumi.Input<string | undefined>[], resourceName: string,
-  rule = "names are unique on the server",
-): void {
+export function claimUniqueName(kind: string, key: pulumi.Input<string | undefined>[], resourceName: string): void {
   pulumi.all(key).apply((parts) => {
     if (parts.some((p) => p === undefined || p === "")) return;
-    const id = `${kind}\u0000${parts.join("\u0000")}`;
-    const names = thisRun().names;
-    const other = names.get(id);
-    if (other !== undefined && other !== resourceName) {
-      // An error diagnostic fails the preview (and the up) without an unhandled rejection in the host.
-      void pulumi.log.error(
-        `${kind} resources "${other}" and "${resourceName}" both declare "${parts.join("/")}"; ` +
-          `${rule}, so only one resource may declare each`,
-      );
-      return;
-    }
-    names.set(id, resourceName);
+    const claims = thisRun().claims;
+    const conflict = claims.claim(kind, parts as string[], resourceName);
+    // An error diagnostic fails the preview (and the up) without an unhandled rejection in the host.
+    if (conflict !== undefined) void pulumi.log.error(conflict);
   });
 }
 

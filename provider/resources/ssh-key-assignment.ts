@@ -35,7 +35,7 @@ export class SshKeyAssignment extends WsbridgeResource {
   constructor(name: string, args: SshKeyAssignmentArgs, opts?: pulumi.CustomResourceOptions) {
     warnIfTokenInPlaintext();
     // One key per workspace: a second assignment for the same workspace would undo the first at every `up`.
-    claimUniqueName("SshKeyAssignment", [args.workspaceId], name, "a workspace has one SSH key");
+    claimUniqueName("SshKeyAssignment", [args.workspaceId], name);
     super(sshKeyAssignmentProvider, name, { ...args }, opts, "wsbridge", "SshKeyAssignment");
     // An update cannot change the workspace, so its id stays known to dependents during a preview
     // (the engine leaves every output of an updated dynamic resource unknown otherwise).

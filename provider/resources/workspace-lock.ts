@@ -56,7 +56,7 @@ export class WorkspaceLock extends WsbridgeResource {
     const registered: Record<string, unknown> = {};
     for (const key of [...OUTPUT_ONLY, ...INPUTS]) registered[key] = undefined;
     warnIfTokenInPlaintext();
-    claimUniqueName("WorkspaceLock", [args.workspaceId], name, "a workspace has one lock");
+    claimUniqueName("WorkspaceLock", [args.workspaceId], name);
     // One workspace has one lock: a replacement (`up --replace` included, where the provider is not
     // asked) must unlock before it locks again. Overridable.
     const options = { ...opts, deleteBeforeReplace: opts?.deleteBeforeReplace ?? true };
