@@ -17,7 +17,11 @@
 // same archive serves every OS and architecture with a POSIX shell; one is written per Pulumi platform
 // name, since the CLI looks for `<os>-<arch>` in the file name.
 //
-// `--only-bundle` writes dist/plugin/bin/ (launcher and bundle) without archives (tests use that folder).
+// Beside the archives it writes the plugin's Node.js SDK as an npm tarball,
+// dist/plugin/pulumi-wsbridge-wsbridge-<version>.tgz (`npm install` it; it names plugin wsbridge <version>),
+// compiled from sdk/nodejs by scripts/build-nodejs-sdk.sh.
+//
+// `--only-bundle` writes dist/plugin/bin/ (launcher and bundle) without archives or SDK.
 "use strict";
 const { execFileSync, spawn } = require("node:child_process");
 const fs = require("node:fs");
@@ -100,6 +104,16 @@ async function main() {
     return;
   }
   for (const archive of archives(version)) console.log(archive);
+  console.log(sdkTarball());
+}
+
+/** The SDK compiled and packed as users install it. */
+function sdkTarball() {
+  execFileSync("bash", [path.join(root, "scripts", "build-nodejs-sdk.sh")], { stdio: ["ignore", "ignore", "inherit"] });
+  const packed = execFileSync("npm", ["pack", path.join(root, "sdk", "nodejs", "bin"), "--pack-destination", outDir, "--silent"], {
+    cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"],
+  });
+  return path.relative(root, path.join(outDir, packed.trim().split("\n").pop() ?? ""));
 }
 
 main().catch((error) => {

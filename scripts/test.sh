@@ -4,15 +4,14 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/ensure-deps.sh
-# The provider plugin's SDK first: the tests' programs import it, so the type-check needs its types.
-bash scripts/build-nodejs-sdk.sh
+# The provider plugin's archive and SDK, which the plugin-route tests install and import as users do;
+# first, since the type-check needs the SDK's types.
+node scripts/build-plugin.js > /dev/null
 # Build and type-check side by side (two cores); either failing fails the run.
 npx tsc -p tsconfig.json & build=$!
 npx tsc -p tsconfig.test.json & typecheck=$!
 wait "$build"
 wait "$typecheck"
-# The provider plugin's archive, which the plugin-route tests install as users do.
-node scripts/build-plugin.js > /dev/null
 # The committed JSON Schemas are checked by test/args-types-runtime-checks-and-json-schemas-agree.test.ts.
 # Built (or found) before jest starts, so a first-time CLI build is not inside a test's timeout.
 bash scripts/setup-pulumi.sh > /dev/null
