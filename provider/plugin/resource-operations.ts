@@ -67,7 +67,7 @@ function claimKey(type: string, urn: string, inputs: Props): CheckFailure | unde
   if (rule === undefined || name === undefined) return undefined;
   const parts = rule.fields.map((field) => inputs[field]);
   if (!parts.every((part): part is string => typeof part === "string" && part !== "" && !isUnknown(part))) return undefined;
-  const conflict = claims.claim(kind, parts, name);
+  const conflict = claims.claim(kind, parts, name, urn);
   return conflict === undefined ? undefined : { property: rule.fields[rule.fields.length - 1] ?? "", reason: conflict };
 }
 

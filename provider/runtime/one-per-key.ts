@@ -21,14 +21,18 @@ export function sameKeyMessage(kind: string, first: string, second: string, part
 
 /** The keys claimed so far, by which resource: the first to claim a key keeps it. */
 export class KeyClaims {
-  readonly #claims = new Map<string, string>();
+  readonly #claims = new Map<string, { name: string; identity: string }>();
 
-  /** Claims the key for `resourceName`; the message when another resource holds it, else undefined. */
-  claim(kind: string, parts: readonly string[], resourceName: string): string | undefined {
+  /**
+   * Claims the key for a resource, named `resourceName` in messages and told apart by `identity` (its
+   * URN where known: two resources of one name may have different parents). The message when another
+   * resource holds the key, else undefined.
+   */
+  claim(kind: string, parts: readonly string[], resourceName: string, identity = resourceName): string | undefined {
     const id = `${kind}\u0000${parts.join("\u0000")}`;
     const other = this.#claims.get(id);
-    if (other !== undefined && other !== resourceName) return sameKeyMessage(kind, other, resourceName, parts);
-    this.#claims.set(id, resourceName);
+    if (other !== undefined && other.identity !== identity) return sameKeyMessage(kind, other.name, resourceName, parts);
+    this.#claims.set(id, { name: resourceName, identity });
     return undefined;
   }
 }
