@@ -5,6 +5,7 @@
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { useRealCliStack } from "./support/real-cli-stack";
 import { plannedSteps, stackOutputsOf, UNKNOWN_IN_EVENTS } from "./support/plugin-route";
+import { notesOf } from "./support/engine-events";
 
 const TYPE = "wsbridge:index:Workspace";
 const desired = { description: "VPCs and peering", team: "net" };
@@ -114,4 +115,15 @@ test("destroy deletes both with a safe delete, and the token is in no state, bac
   expect(e2e.requestLines(belowApi)).toEqual(["POST /workspaces/ws-…/actions/safe-delete", "POST /workspaces/ws-…/actions/safe-delete"]);
   expect(e2e.harness.allStoredText()).not.toContain(e2e.emulator.token);
   expect(e2e.printed).not.toContain(e2e.emulator.token);
+});
+
+// Last: plaintext config is recorded by the CLI where the user put it (the config file, the update history).
+test("wsbridge:token set without --secret is warned about at preview, naming the fix", async () => {
+  await e2e.stack.setConfig("wsbridge:token", { value: e2e.emulator.token, secret: false });
+  const events = await previewEvents();
+  expect(notesOf(events)).toEqual(expect.arrayContaining([
+    expect.stringContaining("wsbridge:token is set in plaintext: it is stored unencrypted in the stack's config file (the provider's state " +
+      "holds it encrypted). Run `pulumi config set --secret wsbridge:token <token>`"),
+  ]));
+  expect(e2e.requestLines()).toEqual([]);
 });
