@@ -5,6 +5,9 @@
 //
 //	go run -mod=readonly . --schema ../../schema/schema.json --out ../../sdk --language nodejs
 //
+// With `import-program` first, it prints instead the program `pulumi import` would print for imported
+// resources in a Node.js project (import_program.go).
+//
 // The schema is bound (and so validated against Pulumi's meta-schema) first; any diagnostic, error
 // or warning, fails the run before anything is written. Each language's directory, <out>/<language>,
 // is deleted and written afresh, so a file the generator no longer emits does not linger.
@@ -26,6 +29,9 @@ func main() {
 }
 
 func run(args []string) error {
+	if len(args) > 0 && args[0] == "import-program" {
+		return runImportProgram(args[1:], os.Stdout)
+	}
 	flags := flag.NewFlagSet("sdkgen", flag.ContinueOnError)
 	schemaPath := flags.String("schema", "", "the package schema (JSON)")
 	out := flags.String("out", "", "the directory that receives one subdirectory per language")

@@ -1,0 +1,277 @@
+// A Pulumi project whose Pulumi.yaml says `runtime: yaml`, on the real CLI, for the `pulumi import` tests.
+//
+// `pulumi import` asks the project's language host which packages the program needs, even with
+// --generate-code=false, and no Node.js language host can be built here (README, Limits); Pulumi's
+// YAML host can (scripts/setup-pulumi.sh). So `pulumi import` runs for real in a YAML project, where it
+// also prints the program it generates, which plain `pulumi preview` then runs through that host.
+//
+// The emulator runs in the test's own process, so every CLI command runs as an async child process.
+// Secrets are read by the CLI from the stack's config; the token is passed once, to `config set-all`.
+import { execFile } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { LocalWorkspace, type PulumiCommand, type PulumiFn, type Stack } from "@pulumi/pulumi/automation";
+import { CREDENTIAL_VARIABLES, installPlugin, repoRoot } from "../../scripts/lib/stack-harness";
+
+/** What one CLI command printed, and how it ended (0 for success). */
+export interface CliRun {
+  stdout: string;
+  stderr: string;
+  code: number;
+}
+
+/** The provider settings a stack's config points at (the token is stored as a secret). */
+export interface ProviderSettings {
+  address: string;
+  token: string;
+  organization: string;
+}
+
+export class YamlProject {
+  #printed = "";
+
+  private constructor(
+    readonly cli: PulumiCommand,
+    readonly name: string,
+    /** The project folder; its backend (`backend/`) and PULUMI_HOME (`home/.pulumi`) are inside it. */
+    readonly dir: string,
+    readonly env: Record<string, string>,
+  ) {}
+
+  /** A new YAML project in a temporary folder with its own file backend, and the plugin installed as users do. */
+  static create(cli: PulumiCommand, name: string): YamlProject {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "wsbridge-yaml-import-"));
+    fs.mkdirSync(path.join(dir, "backend"));
+    fs.mkdirSync(path.join(dir, "home"));
+    const env: Record<string, string> = {
+      ...(process.env as Record<string, string>),
+      ...Object.fromEntries(CREDENTIAL_VARIABLES.map((variable) => [variable, ""])),
+      HOME: path.join(dir, "home"),
+      PULUMI_HOME: path.join(dir, "home", ".pulumi"),
+      PULUMI_BACKEND_URL: `file://${path.join(dir, "backend")}`,
+      PULUMI_CONFIG_PASSPHRASE: randomBytes(16).toString("hex"),
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      PATH: `${path.dirname(cli.command)}${path.delimiter}${process.env.PATH ?? ""}`,
+    };
+    const project = new YamlProject(cli, name, dir, env);
+    project.writeProgram("");
+    installPlugin(cli, env);
+    return project;
+  }
+
+  /** Everything the CLI printed so far (stdout and stderr), for checking that no token appears. */
+  get printed(): string {
+    return this.#printed;
+  }
+
+  /** Runs `pulumi <args>` in the project folder; never throws (see {@link ok}). */
+  run(args: string[]): Promise<CliRun> {
+    return new Promise((resolve) => {
+      execFile(this.cli.command, args, { cwd: this.dir, env: this.env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
+        (error, stdout, stderr) => {
+          this.#printed += stdout + stderr;
+          const code = error === null ? 0 : typeof error.code === "number" ? error.code : 1;
+          resolve({ stdout, stderr, code });
+        });
+    });
+  }
+
+  /** Runs `pulumi <args>`; a failure throws with what the CLI printed. */
+  async ok(args: string[]): Promise<CliRun> {
+    const result = await this.run(args);
+    if (result.code !== 0) {
+      throw new Error(`pulumi ${args.join(" ")} exited with ${result.code}:\n${result.stdout}\n${result.stderr}`);
+    }
+    return result;
+  }
+
+  /** `pulumi stack init` and the provider's config in one `config set-all` (the token as a secret). */
+  async initStack(stack: string, settings: ProviderSettings): Promise<void> {
+    await this.ok(["stack", "init", stack, "--non-interactive"]);
+    await this.ok([
+      "config", "set-all", "--stack", stack,
+      "--plaintext", `wsbridge:address=${settings.address}`,
+      "--plaintext", `wsbridge:organization=${settings.organization}`,
+      "--secret", `wsbridge:token=${settings.token}`,
+    ]);
+  }
+
+  /** Writes Pulumi.yaml: the project, and after it a program's text (`resources:` …) as `pulumi import` printed it. */
+  writeProgram(program: string): void {
+    fs.writeFileSync(path.join(this.dir, "Pulumi.yaml"), `name: ${this.name}\nruntime: yaml\n${program}`);
+  }
+
+  /** `pulumi stack export` of a stack, parsed. */
+  async exportState(stack: string): Promise<Deployment> {
+    const { stdout } = await this.ok(["stack", "export", "--stack", stack]);
+    return JSON.parse(stdout) as Deployment;
+  }
+
+  /** All text below the project folder except installed plugins (state, backups, settings), for leak checks. */
+  allStoredText(): string {
+    const parts: string[] = [];
+    for (const entry of fs.readdirSync(this.dir, { withFileTypes: true, recursive: true })) {
+      const full = path.join(entry.parentPath, entry.name);
+      if (!entry.isFile() || full.includes(`${path.sep}plugins${path.sep}`)) continue;
+      parts.push(fs.readFileSync(full, "utf8"));
+    }
+    return parts.join("\n");
+  }
+
+  /**
+   * The same stack (same backend, project name, config and secrets) with `program` as its program, run
+   * inline through the Automation API (the Node.js way this machine has: scripts/lib/stack-harness.ts).
+   * Its workspace is a folder of its own inside the project, with a copy of the stack's settings file.
+   */
+  async inlineStack(stack: string, program: PulumiFn): Promise<Stack> {
+    const workDir = fs.mkdtempSync(path.join(this.dir, "inline-"));
+    fs.copyFileSync(path.join(this.dir, `Pulumi.${stack}.yaml`), path.join(workDir, `Pulumi.${stack}.yaml`));
+    return LocalWorkspace.selectStack(
+      { stackName: stack, projectName: this.name, program },
+      {
+        workDir,
+        pulumiCommand: this.cli,
+        envVars: this.env,
+        projectSettings: { name: this.name, runtime: "nodejs", main: repoRoot, backend: { url: this.env.PULUMI_BACKEND_URL ?? "" } },
+      },
+    );
+  }
+
+  dispose(): void {
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** One resource of `pulumi stack export`. */
+export interface ExportedResource {
+  urn: string;
+  type: string;
+  id?: string;
+  inputs?: Record<string, unknown>;
+  outputs?: Record<string, unknown>;
+  protect?: boolean;
+}
+
+export interface Deployment {
+  version: number;
+  deployment: { resources?: ExportedResource[] };
+}
+
+/** The resources of a package type (`wsbridge:index:…`) in an export, by name. */
+export function resourcesByName(state: Deployment): Map<string, ExportedResource> {
+  const resources = (state.deployment.resources ?? []).filter((r) => r.type.startsWith("wsbridge:index:"));
+  return new Map(resources.map((r) => [r.urn.split("::").pop() ?? "", r]));
+}
+
+/** The program `pulumi import` printed after its advice: from `resources:` on ("" when it printed none). */
+export function printedProgram(stdout: string): string {
+  const start = stdout.indexOf("\nresources:\n");
+  return start < 0 ? "" : stdout.slice(start + 1);
+}
+
+/** What an operation printed after its `Duration:` line (trimmed): the advice and program of an import. */
+export function afterDuration(stdout: string): string {
+  const match = /\nDuration: [^\n]*\n/.exec(stdout);
+  if (match === null) throw new Error(`no Duration line in:\n${stdout}`);
+  return stdout.slice(match.index + match[0].length).trim();
+}
+
+/** The lines of the `Resources:` summary (trimmed), e.g. ["= 1 imported", "2 unchanged"]. */
+export function resourceSummary(stdout: string): string[] {
+  const start = stdout.lastIndexOf("\nResources:\n");
+  if (start < 0) throw new Error(`no Resources summary in:\n${stdout}`);
+  const lines: string[] = [];
+  for (const line of stdout.slice(start + "\nResources:\n".length).split("\n")) {
+    if (!line.startsWith("    ")) break;
+    lines.push(line.trim());
+  }
+  return lines;
+}
+
+/** The `Diagnostics:` section: each resource's (`<type> (<name>)`) messages, without the stack's own. */
+export function diagnosticsByResource(stdout: string): Record<string, string[]> {
+  const start = stdout.indexOf("\nDiagnostics:\n");
+  if (start < 0) return {};
+  const found: Record<string, string[]> = {};
+  let current: string | undefined;
+  for (const line of stdout.slice(start + "\nDiagnostics:\n".length).split("\n")) {
+    if (line !== "" && !line.startsWith(" ")) break;
+    const heading = /^ {2}(\S+) \((.+)\):$/.exec(line);
+    if (heading !== null) {
+      current = heading[1] === "pulumi:pulumi:Stack" ? undefined : `${heading[1]} (${heading[2]})`;
+      if (current !== undefined) found[current] = [];
+      continue;
+    }
+    const message = /^ {4}(\S.*)$/.exec(line);
+    if (message !== null && current !== undefined) found[current]?.push(message[1] ?? "");
+  }
+  return found;
+}
+
+// ---- the TypeScript program `pulumi import` would print in a Node.js project --------------------------
+
+/**
+ * The program `pulumi import` prints in a Node.js project for the resources of `importFile` (the file
+ * given to `pulumi import --file`), from the stack's state (`pulumi stack export`): scripts/sdkgen's
+ * `import-program` mode runs Pulumi's importer and its Node.js program generator as the CLI and
+ * pulumi-language-nodejs do. The first run builds the Go program (minutes with an empty Go cache).
+ */
+export function typescriptImportProgram(statePath: string, importFile: string): Promise<string> {
+  const sdkgen = path.join(repoRoot, "scripts", "sdkgen");
+  const args = ["run", ".", "import-program", "--state", statePath, "--imports", importFile, "--schema", path.join(repoRoot, "schema", "schema.json")];
+  return new Promise((resolve, reject) => {
+    execFile("go", args, {
+      cwd: sdkgen, encoding: "utf8", maxBuffer: 64 * 1024 * 1024,
+      env: { ...process.env, CGO_ENABLED: "0", GOFLAGS: "-mod=readonly -buildvcs=false" },
+    }, (error, stdout, stderr) => {
+      if (error !== null) reject(new Error(`sdkgen import-program failed: ${error.message}\n${stderr}`));
+      else resolve(stdout);
+    });
+  });
+}
+
+/**
+ * What `tsc --noEmit` with the repository's compiler options (tsconfig.base.json: strict) reports for
+ * `source` as a file at the repository's root, where `@pulumi-wsbridge/wsbridge` resolves to the SDK as
+ * it does for a project that installed it. The file exists only in memory. One line per diagnostic.
+ */
+export function typeErrorsOf(source: string): string[] {
+  // Loaded here, not at the top: only the tests that type-check pay for it.
+  const ts = require("typescript") as typeof import("typescript");
+  const configPath = path.join(repoRoot, "tsconfig.base.json");
+  const config = ts.readConfigFile(configPath, (file) => ts.sys.readFile(file));
+  const { options } = ts.parseJsonConfigFileContent(config.config, ts.sys, repoRoot);
+  const file = path.join(repoRoot, "generated-import-program.ts");
+  const host = ts.createCompilerHost({ ...options, noEmit: true });
+  const getSourceFile = host.getSourceFile.bind(host);
+  const fileExists = host.fileExists.bind(host);
+  const readFile = host.readFile.bind(host);
+  host.getSourceFile = (name, language, ...rest) =>
+    name === file ? ts.createSourceFile(name, source, language) : getSourceFile(name, language, ...rest);
+  host.fileExists = (name) => name === file || fileExists(name);
+  host.readFile = (name) => (name === file ? source : readFile(name));
+  const program = ts.createProgram([file], { ...options, noEmit: true }, host);
+  return ts.getPreEmitDiagnostics(program).map((d) => {
+    const where = d.file && d.start !== undefined ? `${path.relative(repoRoot, d.file.fileName)}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1}: ` : "";
+    return where + ts.flattenDiagnosticMessageText(d.messageText, "\n");
+  });
+}
+
+/**
+ * A program that runs `source` (TypeScript, as generated) as its module body: transpiled to CommonJS and
+ * given this test's `require`, so `@pulumi/pulumi` and `@pulumi-wsbridge/wsbridge` are the modules the
+ * Automation API's inline host uses. The generated program exports nothing, so the stack has no outputs.
+ */
+export function programFromTypeScript(source: string): PulumiFn {
+  const ts = require("typescript") as typeof import("typescript");
+  const { outputText } = ts.transpileModule(source, {
+    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
+  });
+  return async () => {
+    const module = { exports: {} as Record<string, unknown> };
+    new Function("require", "module", "exports", outputText)(require, module, module.exports);
+  };
+}
