@@ -15,7 +15,12 @@ var generators = map[string]generator{
 }
 
 // generateNodejs calls the generator with the arguments pulumi-language-nodejs passes for a published
-// (not local) SDK: no overlays, no local dependencies.
+// (not local) SDK: no overlays, no local dependencies. Then each resource constructor registers with
+// stack traces paused (nodejs_registration.go).
 func generateNodejs(pkg *schema.Package) (map[string][]byte, error) {
-	return nodejsgen.GeneratePackage("pulumi-language-nodejs", pkg, nil, nil, false, noPackages{})
+	files, err := nodejsgen.GeneratePackage("pulumi-language-nodejs", pkg, nil, nil, false, noPackages{})
+	if err != nil {
+		return nil, err
+	}
+	return withPausedRegistration(files)
 }

@@ -3,6 +3,7 @@
 
 import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
+import * as registration from "./registration";
 
 /**
  * The data retention policy set on one workspace (self-managed edition only): delete backing data
@@ -104,7 +105,14 @@ export class DataRetentionPolicy extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         const aliasOpts = { aliases: [{ type: "pulumi-nodejs:dynamic/wsbridge:DataRetentionPolicy" }] };
         opts = pulumi.mergeOptions(opts, aliasOpts);
-        super(DataRetentionPolicy.__pulumiType, name, resourceInputs, opts);
+        const stackTraces = registration.pauseStackTraces();
+        try {
+            super(DataRetentionPolicy.__pulumiType, name, resourceInputs, opts);
+        } catch (error) {
+            stackTraces.rethrow(error);
+        } finally {
+            stackTraces.resume();
+        }
     }
 }
 

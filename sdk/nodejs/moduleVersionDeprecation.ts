@@ -3,6 +3,7 @@
 
 import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
+import * as registration from "./registration";
 
 /**
  * The deprecation of one version of a private registry module: while the resource exists the version is
@@ -136,7 +137,14 @@ export class ModuleVersionDeprecation extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         const aliasOpts = { aliases: [{ type: "pulumi-nodejs:dynamic/wsbridge:ModuleVersionDeprecation" }] };
         opts = pulumi.mergeOptions(opts, aliasOpts);
-        super(ModuleVersionDeprecation.__pulumiType, name, resourceInputs, opts);
+        const stackTraces = registration.pauseStackTraces();
+        try {
+            super(ModuleVersionDeprecation.__pulumiType, name, resourceInputs, opts);
+        } catch (error) {
+            stackTraces.rethrow(error);
+        } finally {
+            stackTraces.resume();
+        }
     }
 }
 

@@ -3,6 +3,7 @@
 
 import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
+import * as registration from "./registration";
 
 /**
  * The workspaces allowed to read one workspace's state (its remote state consumers).
@@ -90,7 +91,14 @@ export class RemoteStateConsumers extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         const aliasOpts = { aliases: [{ type: "pulumi-nodejs:dynamic/wsbridge:RemoteStateConsumers" }] };
         opts = pulumi.mergeOptions(opts, aliasOpts);
-        super(RemoteStateConsumers.__pulumiType, name, resourceInputs, opts);
+        const stackTraces = registration.pauseStackTraces();
+        try {
+            super(RemoteStateConsumers.__pulumiType, name, resourceInputs, opts);
+        } catch (error) {
+            stackTraces.rethrow(error);
+        } finally {
+            stackTraces.resume();
+        }
     }
 }
 

@@ -3,6 +3,7 @@
 
 import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
+import * as registration from "./registration";
 
 /**
  * The SSH key a workspace uses to clone private modules (one key per workspace).
@@ -76,7 +77,14 @@ export class SshKeyAssignment extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         const aliasOpts = { aliases: [{ type: "pulumi-nodejs:dynamic/wsbridge:SshKeyAssignment" }] };
         opts = pulumi.mergeOptions(opts, aliasOpts);
-        super(SshKeyAssignment.__pulumiType, name, resourceInputs, opts);
+        const stackTraces = registration.pauseStackTraces();
+        try {
+            super(SshKeyAssignment.__pulumiType, name, resourceInputs, opts);
+        } catch (error) {
+            stackTraces.rethrow(error);
+        } finally {
+            stackTraces.resume();
+        }
     }
 }
 

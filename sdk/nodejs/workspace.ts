@@ -5,6 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 import * as inputs from "./types/input";
 import * as outputs from "./types/output";
 import * as utilities from "./utilities";
+import * as registration from "./registration";
 
 /**
  * A workspace of the Workspace Management API, with every setting the API lets a client write.
@@ -426,7 +427,14 @@ export class Workspace extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         const aliasOpts = { aliases: [{ type: "pulumi-nodejs:dynamic/wsbridge:Workspace" }] };
         opts = pulumi.mergeOptions(opts, aliasOpts);
-        super(Workspace.__pulumiType, name, resourceInputs, opts);
+        const stackTraces = registration.pauseStackTraces();
+        try {
+            super(Workspace.__pulumiType, name, resourceInputs, opts);
+        } catch (error) {
+            stackTraces.rethrow(error);
+        } finally {
+            stackTraces.resume();
+        }
     }
 }
 

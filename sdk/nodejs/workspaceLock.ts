@@ -3,6 +3,7 @@
 
 import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
+import * as registration from "./registration";
 
 /**
  * The lock of one workspace, held by the identity of the provider's token for as long as the resource
@@ -113,7 +114,14 @@ export class WorkspaceLock extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         const aliasOpts = { aliases: [{ type: "pulumi-nodejs:dynamic/wsbridge:WorkspaceLock" }] };
         opts = pulumi.mergeOptions(opts, aliasOpts);
-        super(WorkspaceLock.__pulumiType, name, resourceInputs, opts);
+        const stackTraces = registration.pauseStackTraces();
+        try {
+            super(WorkspaceLock.__pulumiType, name, resourceInputs, opts);
+        } catch (error) {
+            stackTraces.rethrow(error);
+        } finally {
+            stackTraces.resume();
+        }
     }
 }
 

@@ -5,6 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 import * as inputs from "./types/input";
 import * as outputs from "./types/output";
 import * as utilities from "./utilities";
+import * as registration from "./registration";
 
 /**
  * Key-value tags bound directly on one workspace, alongside tags others bind (the UI, another stack).
@@ -96,7 +97,14 @@ export class WorkspaceTagBindings extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         const aliasOpts = { aliases: [{ type: "pulumi-nodejs:dynamic/wsbridge:WorkspaceTagBindings" }] };
         opts = pulumi.mergeOptions(opts, aliasOpts);
-        super(WorkspaceTagBindings.__pulumiType, name, resourceInputs, opts);
+        const stackTraces = registration.pauseStackTraces();
+        try {
+            super(WorkspaceTagBindings.__pulumiType, name, resourceInputs, opts);
+        } catch (error) {
+            stackTraces.rethrow(error);
+        } finally {
+            stackTraces.resume();
+        }
     }
 }
 
