@@ -1,6 +1,8 @@
 /*
- * Peak resident memory of the dynamic-provider plugin (the `node …/cmd/dynamic-provider` process that
- * `pulumi-resource-pulumi-nodejs` starts) while one CLI operation runs, read from /proc (Linux only).
+ * Peak resident memory of a provider plugin while one CLI operation runs, read from /proc (Linux only):
+ * by default the dynamic-provider plugin (the `node …/cmd/dynamic-provider` process that
+ * `pulumi-resource-pulumi-nodejs` starts); `new PluginRssSampler("wsbridge")` samples the package's
+ * provider plugin instead (the `node …/pulumi-resource-wsbridge.js` process its launcher execs).
  *
  * The kernel keeps each process's high-water mark (`VmHWM` in /proc/<pid>/status), so sampling it now
  * and then is enough: the peak is exact up to the last sample before the plugin exits (the sampling
@@ -10,7 +12,13 @@ import * as fs from "node:fs";
 
 const SAMPLE_EVERY_MS = 200;
 /** The plugin's script argument; the launcher's `node -e "require.resolve('…/cmd/dynamic-provider')"` does not match. */
-const PLUGIN_SCRIPT = /[/\\]cmd[/\\]dynamic-provider([/\\]index\.js)?$/;
+const DYNAMIC_PROVIDER_SCRIPT = /[/\\]cmd[/\\]dynamic-provider([/\\]index\.js)?$/;
+/** The bundle of `pulumi-resource-wsbridge` (the launcher `exec`s node on it, so no other process matches). */
+const WSBRIDGE_PLUGIN_SCRIPT = /[/\\]pulumi-resource-wsbridge\.js$/;
+
+/** Which plugin to sample: the dynamic-provider host, or the package's provider plugin. */
+export type SampledPlugin = "dynamic" | "wsbridge";
+const PLUGIN_SCRIPTS: Record<SampledPlugin, RegExp> = { dynamic: DYNAMIC_PROVIDER_SCRIPT, wsbridge: WSBRIDGE_PLUGIN_SCRIPT };
 
 /** Parent pid of every process, from /proc/<pid>/stat (field 4, after the parenthesized command name). */
 function parentsOfAllProcesses(): Map<number, number> {
@@ -42,9 +50,9 @@ function descendantsOf(root: number): number[] {
   return found;
 }
 
-function isPlugin(pid: number): boolean {
+function isPlugin(pid: number, script: RegExp): boolean {
   try {
-    return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").some((arg) => PLUGIN_SCRIPT.test(arg));
+    return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").some((arg) => script.test(arg));
   } catch {
     return false;
   }
@@ -66,6 +74,11 @@ export class PluginRssSampler {
   private readonly peakKibByPid = new Map<number, number>();
   /** Plugins still running; while one is known, a sample reads only its status, not the whole /proc. */
   private watched = new Set<number>();
+  private readonly script: RegExp;
+
+  constructor(plugin: SampledPlugin = "dynamic") {
+    this.script = PLUGIN_SCRIPTS[plugin];
+  }
 
   start(): void {
     this.peakKibByPid.clear();
@@ -83,7 +96,7 @@ export class PluginRssSampler {
 
   private sample(): void {
     if (this.watched.size === 0) {
-      for (const pid of descendantsOf(process.pid)) if (isPlugin(pid)) this.watched.add(pid);
+      for (const pid of descendantsOf(process.pid)) if (isPlugin(pid, this.script)) this.watched.add(pid);
     }
     for (const pid of [...this.watched]) {
       const kib = highWaterKib(pid);

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The benchmarks (not tests): emulator throughput, client overhead over loopback, the runtime's own
 # costs (require time, first call, serialized provider, pacing), the fault
-# campaign at scale, and the lifecycle timings at 10, 100 and 1,000 workspaces (both on the real Pulumi
-# CLI). Each prints a table. bench/lifecycle.ts lists its BENCH_LIFECYCLE_* settings.
+# campaign at scale, the lifecycle timings at 10, 100 and 1,000 workspaces, and the dynamic route and
+# the provider plugin side by side (all three on the real Pulumi CLI). Each prints a table.
+# bench/lifecycle.ts and bench/routes.ts list their BENCH_LIFECYCLE_* / BENCH_ROUTES_* settings.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/ensure-deps.sh
@@ -17,3 +18,7 @@ bash scripts/setup-pulumi.sh > /dev/null
 node -r ./scripts/lib/register-ts.js bench/faults.ts
 echo
 node -r ./scripts/lib/register-ts.js bench/lifecycle.ts
+echo
+# The provider plugin's archive and SDK as users install them, then the two routes side by side.
+node scripts/build-plugin.js > /dev/null
+node -r ./scripts/lib/register-ts.js bench/routes.ts
