@@ -3,51 +3,35 @@
 // update will have (known exactly where the apply will certainly produce them, UNKNOWN elsewhere,
 // without a request), and the adoption of a workspace's own policy by import id, after which the
 // program's declaration shows no change and destroy removes the policy.
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
-import { request } from "undici";
-import { startEmulator, type RunningEmulator } from "../emulator";
-import * as runtime from "../provider/runtime";
 import { isUnknown, UNKNOWN, type Props } from "../provider/runtime/lifecycle";
-import { resetConfigForTests } from "../provider/runtime/config";
-import { resetEditionCache } from "../provider/runtime/api/operations/ping";
 import * as policy from "../provider/runtime/kinds/data-retention-policy";
 import { failureOf } from "./support/failure";
+import { useRuntimeEmulator, withoutQuery } from "./support/runtime-emulator";
 
 const ORG_DEFAULT_DAYS = 90;
 
-let emulator: RunningEmulator;
-let hosted: RunningEmulator;
-
-function configureFor(target: RunningEmulator, extra: Record<string, string> = {}): Promise<void> {
-  resetConfigForTests();
-  resetEditionCache();
-  const settings: Record<string, string> = {
-    "wsbridge:address": target.url, "wsbridge:token": target.token, "wsbridge:organization": target.organization, ...extra,
-  };
-  return runtime.configure({ config: { get: (key: string) => settings[key] } });
-}
+const fixture = useRuntimeEmulator({
+  emulator: {
+    edition: "self-managed",
+    fixtures: { organizations: [{ name: "example-org", dataRetentionPolicy: { kind: "delete-older", deleteOlderThanNDays: ORG_DEFAULT_DAYS } }] },
+  },
+  config: { "wsbridge:edition": "self-managed" },
+  resetEditionCache: true,
+});
+const hosted = useRuntimeEmulator({ emulator: { edition: "hosted" }, resetEditionCache: true, configureEachTest: false });
+const { api, configureWith } = fixture;
 
 type Resource = { id: string; type: string; attributes?: Record<string, unknown>; relationships?: Record<string, { data: { id: string; type: string } | null }> };
 
-async function api(method: string, p: string, body?: unknown): Promise<{ status: number; body: { data?: Resource } }> {
-  const res = await request(`${emulator.url}/api/v2${p}`, {
-    method: method as "GET",
-    headers: { authorization: `Bearer ${emulator.token}`, "content-type": "application/vnd.api+json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.body.text();
-  return { status: res.statusCode, body: text ? JSON.parse(text) : {} };
-}
+type Doc = { data?: Resource };
 
 let counter = 0;
 async function newWorkspace(): Promise<{ id: string; name: string }> {
   counter += 1;
   const name = `drp-import-${counter}`;
-  const r = await api("POST", `/organizations/${emulator.organization}/workspaces`, { data: { type: "workspaces", attributes: { name } } });
+  const r = await api<Doc>("POST", `/organizations/${fixture.emulator.organization}/workspaces`, { data: { type: "workspaces", attributes: { name } } });
   expect(r.status).toBe(201);
-  return { id: r.body.data?.id ?? "", name };
+  return { id: r.doc.data?.id ?? "", name };
 }
 
 const policyPath = (ws: string) => `/workspaces/${ws}/relationships/data-retention-policy`;
@@ -60,11 +44,7 @@ async function setPolicyDirectly(ws: string, days: number | "dont-delete"): Prom
 }
 
 /** The requests the emulator received since the last call, as `METHOD /path`. */
-function takeRequests(target = emulator): string[] {
-  const list = target.requests().map((r) => `${r.method} ${r.path.split("?")[0]}`);
-  target.clearRequests();
-  return list;
-}
+const takeRequests = (): string[] => fixture.takeRequests(withoutQuery);
 
 /** The keys a preview leaves UNKNOWN, and the known part, which the real outputs must hold exactly. */
 function splitPreview(preview: Props): { unknown: string[]; known: Props } {
@@ -76,30 +56,6 @@ function splitPreview(preview: Props): { unknown: string[]; known: Props } {
 function pick(outs: Props, keys: string[]): Props {
   return Object.fromEntries(keys.map((k) => [k, outs[k]]));
 }
-
-beforeAll(async () => {
-  for (const name of ["TFE_TOKEN", "TFE_ADDRESS", "TFE_HOSTNAME", "TFE_ORGANIZATION", "WSBRIDGE_TOKEN", "WSBRIDGE_ADDRESS", "WSBRIDGE_ORGANIZATION", "WSBRIDGE_EDITION"]) {
-    delete process.env[name];
-  }
-  process.env.HOME = fs.mkdtempSync(path.join(os.tmpdir(), "wsbridge-home-"));
-  emulator = await startEmulator({
-    port: 0,
-    edition: "self-managed",
-    fixtures: { organizations: [{ name: "example-org", dataRetentionPolicy: { kind: "delete-older", deleteOlderThanNDays: ORG_DEFAULT_DAYS } }] },
-  });
-  hosted = await startEmulator({ port: 0, edition: "hosted" });
-});
-
-afterAll(async () => {
-  await emulator?.close();
-  await hosted?.close();
-});
-
-beforeEach(async () => {
-  await configureFor(emulator, { "wsbridge:edition": "self-managed" });
-  emulator.clearRequests();
-  hosted.clearRequests();
-});
 
 describe("previewCreate", () => {
   test("knows the declared policy on the workspace; the policy id is the server's; no request", async () => {
@@ -177,7 +133,7 @@ describe("importById", () => {
   test("adopts the workspace's own policy, by workspace id, with the one read of a refresh", async () => {
     const { id } = await newWorkspace();
     await setPolicyDirectly(id, 14);
-    const policyId = (await api("GET", policyPath(id))).body.data?.id;
+    const policyId = (await api<Doc>("GET", policyPath(id))).doc.data?.id;
     takeRequests();
     expect(await policy.importById(id, {})).toEqual({
       id,
@@ -191,13 +147,13 @@ describe("importById", () => {
     const { id, name } = await newWorkspace();
     await setPolicyDirectly(id, "dont-delete");
     takeRequests();
-    const imported = await policy.importById(`${emulator.organization}/${name}`, {});
+    const imported = await policy.importById(`${fixture.emulator.organization}/${name}`, {});
     expect(imported).toMatchObject({
       id,
       props: { workspaceId: id, kind: "dont-delete", deleteOlderThanNDays: null, dontDelete: true, source: "workspace" },
       inputs: { workspaceId: id, dontDelete: true },
     });
-    expect(takeRequests()).toEqual([`GET /api/v2/organizations/${emulator.organization}/workspaces/${name}`, `GET /api/v2${policyPath(id)}`]);
+    expect(takeRequests()).toEqual([`GET /api/v2/organizations/${fixture.emulator.organization}/workspaces/${name}`, `GET /api/v2${policyPath(id)}`]);
   });
 
   test.each([
@@ -222,8 +178,8 @@ describe("importById", () => {
     takeRequests();
     await policy.remove(id, imported?.props ?? {});
     expect(takeRequests()).toEqual([`DELETE /api/v2${policyPath(id)}`]);
-    const fallback = await api("GET", policyPath(id));
-    expect(fallback.body.data?.relationships?.["target"]?.data).toEqual({ id: emulator.organization, type: "organizations" });
+    const fallback = await api<Doc>("GET", policyPath(id));
+    expect(fallback.doc.data?.relationships?.["target"]?.data).toEqual({ id: fixture.emulator.organization, type: "organizations" });
   });
 
   test("a workspace that follows its organization's default, or no workspace at all, has nothing to import", async () => {
@@ -231,13 +187,13 @@ describe("importById", () => {
     takeRequests();
     expect(await policy.importById(id, {})).toBeUndefined();
     expect(takeRequests()).toEqual([`GET /api/v2${policyPath(id)}`]);
-    expect(await policy.importById(`${emulator.organization}/${name}`, {})).toBeUndefined();
+    expect(await policy.importById(`${fixture.emulator.organization}/${name}`, {})).toBeUndefined();
     expect(await policy.importById("ws-doesnotexist000000", {})).toBeUndefined();
-    expect(await policy.importById(`${emulator.organization}/no-such-workspace`, {})).toBeUndefined();
+    expect(await policy.importById(`${fixture.emulator.organization}/no-such-workspace`, {})).toBeUndefined();
   });
 
   test("the hosted edition is refused, naming the edition", async () => {
-    await configureFor(hosted);
+    await hosted.configureWith();
     const error = await failureOf(policy.importById("ws-abc123", {}));
     expect(error.message).toBe(
       'DataRetentionPolicy: cannot import "ws-abc123": The data retention policy is only available in the self-managed edition; ' +
@@ -246,10 +202,10 @@ describe("importById", () => {
   });
 
   test("an address that serves no API fails the import, naming the address, rather than finding nothing", async () => {
-    await configureFor(emulator, { "wsbridge:edition": "self-managed", "wsbridge:address": `${emulator.url}/not-the-api` });
-    for (const importId of ["ws-abc123", `${emulator.organization}/some-workspace`]) {
+    await configureWith(undefined, { "wsbridge:edition": "self-managed", "wsbridge:address": `${fixture.emulator.url}/not-the-api` });
+    for (const importId of ["ws-abc123", `${fixture.emulator.organization}/some-workspace`]) {
       const error = await failureOf(policy.importById(importId, {}));
-      expect(error.message).toContain(`${emulator.url}/not-the-api does not serve the API (GET /api/v2/ping answered 404), so a workspace not found there is not known to be missing`);
+      expect(error.message).toContain(`${fixture.emulator.url}/not-the-api does not serve the API (GET /api/v2/ping answered 404), so a workspace not found there is not known to be missing`);
     }
   });
 

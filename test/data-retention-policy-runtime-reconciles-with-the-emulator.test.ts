@@ -1,82 +1,38 @@
 // The DataRetentionPolicy runtime (what the provider plugin calls) against in-process emulators, one
 // self-managed and one hosted: check and diff decide the preview, create/read/update/delete do what the
 // preview promised, with the number of requests each operation sends.
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
-import { request } from "undici";
-import { startEmulator, type RunningEmulator } from "../emulator";
 import * as runtime from "../provider/runtime";
 import { UNKNOWN } from "../provider/runtime/lifecycle";
-import { resetConfigForTests } from "../provider/runtime/config";
-import { resetEditionCache } from "../provider/runtime/api/operations/ping";
 import { failureOf } from "./support/failure";
+import { useRuntimeEmulator, withoutQuery } from "./support/runtime-emulator";
 
 const policy = runtime.dataRetentionPolicy;
 const ORG_DEFAULT_DAYS = 90;
 
-let emulator: RunningEmulator;
-let hosted: RunningEmulator;
+const fixture = useRuntimeEmulator({
+  emulator: {
+    edition: "self-managed",
+    fixtures: { organizations: [{ name: "example-org", dataRetentionPolicy: { kind: "delete-older", deleteOlderThanNDays: ORG_DEFAULT_DAYS } }] },
+  },
+  resetEditionCache: true,
+});
+const hosted = useRuntimeEmulator({ emulator: { edition: "hosted" }, resetEditionCache: true, configureEachTest: false });
+const { api, configureWith } = fixture;
 
-function configureFor(target: RunningEmulator, extra: Record<string, string> = {}, token = target.token): Promise<void> {
-  resetConfigForTests();
-  resetEditionCache();
-  const settings: Record<string, string> = {
-    "wsbridge:address": target.url, "wsbridge:token": token, "wsbridge:organization": target.organization, ...extra,
-  };
-  return runtime.configure({ config: { get: (key: string) => settings[key] } });
-}
-
-async function api(method: string, p: string, body?: unknown): Promise<{ status: number; body: { data?: { id: string; type: string; attributes?: Record<string, unknown>; relationships?: Record<string, { data: { id: string; type: string } | null }> } } }> {
-  const res = await request(`${emulator.url}/api/v2${p}`, {
-    method: method as "GET",
-    headers: { authorization: `Bearer ${emulator.token}`, "content-type": "application/vnd.api+json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.body.text();
-  return { status: res.statusCode, body: text ? JSON.parse(text) : {} };
-}
+type Doc = { data?: { id: string; type: string; attributes?: Record<string, unknown>; relationships?: Record<string, { data: { id: string; type: string } | null }> } };
 
 let counter = 0;
 async function newWorkspace(): Promise<string> {
   counter += 1;
-  const r = await api("POST", `/organizations/${emulator.organization}/workspaces`, { data: { type: "workspaces", attributes: { name: `drp-${counter}` } } });
+  const r = await api<Doc>("POST", `/organizations/${fixture.emulator.organization}/workspaces`, { data: { type: "workspaces", attributes: { name: `drp-${counter}` } } });
   expect(r.status).toBe(201);
-  return r.body.data?.id ?? "";
+  return r.doc.data?.id ?? "";
 }
 
 const policyPath = (ws: string) => `/workspaces/${ws}/relationships/data-retention-policy`;
 
 /** The requests the emulator received since the last call, as `METHOD /path`. */
-function takeRequests(target = emulator): string[] {
-  const list = target.requests().map((r) => `${r.method} ${r.path.split("?")[0]}`);
-  target.clearRequests();
-  return list;
-}
-
-beforeAll(async () => {
-  for (const name of ["TFE_TOKEN", "TFE_ADDRESS", "TFE_HOSTNAME", "TFE_ORGANIZATION", "WSBRIDGE_TOKEN", "WSBRIDGE_ADDRESS", "WSBRIDGE_ORGANIZATION", "WSBRIDGE_EDITION"]) {
-    delete process.env[name];
-  }
-  process.env.HOME = fs.mkdtempSync(path.join(os.tmpdir(), "wsbridge-home-"));
-  emulator = await startEmulator({
-    port: 0,
-    edition: "self-managed",
-    fixtures: { organizations: [{ name: "example-org", dataRetentionPolicy: { kind: "delete-older", deleteOlderThanNDays: ORG_DEFAULT_DAYS } }] },
-  });
-  hosted = await startEmulator({ port: 0, edition: "hosted" });
-});
-
-afterAll(async () => {
-  await emulator?.close();
-  await hosted?.close();
-});
-
-beforeEach(async () => {
-  await configureFor(emulator);
-  emulator.clearRequests();
-  hosted.clearRequests();
-});
+const takeRequests = (target = fixture): string[] => target.takeRequests(withoutQuery);
 
 describe("check", () => {
   test("accepts either form after one read-only ping for the edition, and caches the edition", async () => {
@@ -87,7 +43,7 @@ describe("check", () => {
   });
 
   test("with wsbridge:edition set, sends nothing at all", async () => {
-    await configureFor(emulator, { "wsbridge:edition": "self-managed" });
+    await configureWith(undefined, { "wsbridge:edition": "self-managed" });
     expect((await policy.check({}, { workspaceId: "ws-abc", deleteOlderThanNDays: 30 })).failures).toEqual([]);
     expect(takeRequests()).toEqual([]);
   });
@@ -117,15 +73,15 @@ describe("check", () => {
   });
 
   test("refuses the hosted edition after one ping, naming the form and the edition", async () => {
-    await configureFor(hosted);
+    await hosted.configureWith();
     const { failures } = await policy.check({}, { workspaceId: "ws-abc", deleteOlderThanNDays: 30 });
     expect(failures).toEqual([{ property: "deleteOlderThanNDays", reason: expect.stringContaining("exist only in the self-managed edition") }]);
-    expect(failures[0]?.reason).toContain(`${hosted.url} is the hosted edition (its ping says so)`);
+    expect(failures[0]?.reason).toContain(`${hosted.emulator.url} is the hosted edition (its ping says so)`);
     expect(takeRequests(hosted)).toEqual(["GET /api/v2/ping"]);
   });
 
   test("refuses the hosted edition named by wsbridge:edition without any request", async () => {
-    await configureFor(hosted, { "wsbridge:edition": "hosted" });
+    await hosted.configureWith(undefined, { "wsbridge:edition": "hosted" });
     const { failures } = await policy.check({}, { workspaceId: "ws-abc", dontDelete: true });
     expect(failures).toEqual([{ property: "dontDelete", reason: expect.stringContaining("(wsbridge:edition says so)") }]);
     expect(takeRequests(hosted)).toEqual([]);
@@ -213,7 +169,7 @@ describe("create, read, update, delete", () => {
     expect(takeRequests()).toEqual([`POST /api/v2${policyPath(ws)}`]);
     expect(switched.outs).toMatchObject({ kind: "dont-delete", deleteOlderThanNDays: null, dontDelete: true, source: "workspace" });
     expect(switched.outs.policyId).not.toBe(created.outs.policyId);
-    expect((await api("GET", policyPath(ws))).body.data?.type).toBe("data-retention-policy-dont-deletes");
+    expect((await api<Doc>("GET", policyPath(ws))).doc.data?.type).toBe("data-retention-policy-dont-deletes");
     takeRequests();
 
     const back = await policy.update(ws, switched.outs, { workspaceId: ws, deleteOlderThanNDays: 7 });
@@ -222,10 +178,10 @@ describe("create, read, update, delete", () => {
 
     await policy.delete(ws, back.outs);
     expect(takeRequests()).toEqual([`DELETE /api/v2${policyPath(ws)}`]);
-    const fallback = await api("GET", policyPath(ws));
-    expect(fallback.body.data?.attributes).toEqual({ "delete-older-than-n-days": ORG_DEFAULT_DAYS });
-    expect(fallback.body.data?.relationships?.["target"]?.data).toEqual({ id: emulator.organization, type: "organizations" });
-    expect((await api("GET", `/workspaces/${ws}`)).body.data?.relationships?.["data-retention-policy"]?.data).toBeNull();
+    const fallback = await api<Doc>("GET", policyPath(ws));
+    expect(fallback.doc.data?.attributes).toEqual({ "delete-older-than-n-days": ORG_DEFAULT_DAYS });
+    expect(fallback.doc.data?.relationships?.["target"]?.data).toEqual({ id: fixture.emulator.organization, type: "organizations" });
+    expect((await api<Doc>("GET", `/workspaces/${ws}`)).doc.data?.relationships?.["data-retention-policy"]?.data).toBeNull();
   });
 
   test("setting the same policy twice is safe: the second answer is the same policy", async () => {
@@ -286,8 +242,8 @@ describe("refresh", () => {
 describe("refusals", () => {
   test("a read-only token: the message names the admin permission it lacks", async () => {
     const ws = await newWorkspace();
-    const readOnly = emulator.issueToken({ kind: "team", access: "read" });
-    await configureFor(emulator, {}, readOnly);
+    const readOnly = fixture.emulator.issueToken({ kind: "team", access: "read" });
+    await configureWith(readOnly);
     takeRequests();
     const error = await failureOf(policy.create({ workspaceId: ws, deleteOlderThanNDays: 30 }));
     expect(error.message).toContain("the token lacks admin permission on the workspace, which setting its data retention policy requires");
@@ -299,10 +255,10 @@ describe("refusals", () => {
   test("a read-only token cannot remove the policy, and destroy says so instead of claiming it is done", async () => {
     const ws = await newWorkspace();
     const { outs } = await policy.create({ workspaceId: ws, deleteOlderThanNDays: 30 });
-    await configureFor(emulator, {}, emulator.issueToken({ kind: "team", access: "read" }));
+    await configureWith(fixture.emulator.issueToken({ kind: "team", access: "read" }));
     const error = await failureOf(policy.delete(ws, outs));
     expect(error.message).toContain("which removing its data retention policy requires");
-    expect((await api("GET", policyPath(ws))).body.data?.relationships?.["target"]?.data).toEqual({ id: ws, type: "workspaces" });
+    expect((await api<Doc>("GET", policyPath(ws))).doc.data?.relationships?.["target"]?.data).toEqual({ id: ws, type: "workspaces" });
   });
 
   test("a workspace that does not exist is named", async () => {
@@ -311,7 +267,7 @@ describe("refusals", () => {
   });
 
   test("the hosted edition is named by create too (a preview skipped with `up --skip-preview`)", async () => {
-    await configureFor(hosted);
+    await hosted.configureWith();
     const error = await failureOf(policy.create({ workspaceId: "ws-abc", deleteOlderThanNDays: 30 }));
     expect(error.message).toContain("only available in the self-managed edition");
   });

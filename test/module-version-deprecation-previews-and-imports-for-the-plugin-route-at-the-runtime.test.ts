@@ -3,72 +3,40 @@
 // outputs without a request (and what they give as known is what the apply produces), and importById
 // adopts a deprecation so that declaring its inputs shows no change. (Its diff paths are asserted in
 // module-version-deprecation-runtime-reconciles-with-the-emulator.test.ts.)
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
-import { request } from "undici";
-import { DEPRECATION_REASON_SUFFIX, startEmulator, type RunningEmulator } from "../emulator";
+import { DEPRECATION_REASON_SUFFIX } from "../emulator";
 import * as runtime from "../provider/runtime";
 import * as deprecation from "../provider/runtime/kinds/module-version-deprecation";
 import { UNKNOWN } from "../provider/runtime/lifecycle";
 import { resetConfigForTests } from "../provider/runtime/config";
-import { resetEditionCache } from "../provider/runtime/api/operations/ping";
 import { failureOf } from "./support/failure";
 import { realMaskedLike, unknownOutputs } from "./support/preview-exactness";
+import { useRuntimeEmulator, withoutQuery } from "./support/runtime-emulator";
 
 const ORG = "example-org";
-let emulator: RunningEmulator;
-
-function configure(settings: Record<string, string> = {}): Promise<void> {
-  resetConfigForTests();
-  resetEditionCache();
-  const all: Record<string, string> = { "wsbridge:address": emulator.url, "wsbridge:token": emulator.token, "wsbridge:organization": ORG, ...settings };
-  return runtime.configure({ config: { get: (key: string) => all[key] } });
-}
-
-function takeRequests(): string[] {
-  const list = emulator.requests().map((r) => `${r.method} ${r.path.split("?")[0]}`);
-  emulator.clearRequests();
-  return list;
-}
+const fixture = useRuntimeEmulator({
+  emulator: {
+    edition: "hosted",
+    fixtures: { organizations: [{ name: ORG, registryModules: [{ name: "vpc", provider: "aws", versions: ["1.0.0", "1.1.0", "2.0.0", "3.0.0"] }] }] },
+  },
+  resetEditionCache: true,
+});
+const { api } = fixture;
+const takeRequests = (): string[] => fixture.takeRequests(withoutQuery);
 
 /** A deprecation made outside Pulumi (D1 straight to the emulator). */
 async function deprecateOutside(version: string, text: { reason?: string; link?: string }): Promise<void> {
-  const res = await request(`${emulator.url}/api/v2/organizations/${ORG}/registry-modules/private/${ORG}/vpc/aws/${version}`, {
-    method: "PATCH",
-    headers: { authorization: `Bearer ${emulator.token}`, "content-type": "application/vnd.api+json" },
-    body: JSON.stringify({ data: { type: "module-versions", attributes: { deprecation: { "deprecated-status": "Deprecated", ...text } } } }),
+  const res = await api("PATCH", `/organizations/${ORG}/registry-modules/private/${ORG}/vpc/aws/${version}`, {
+    data: { type: "module-versions", attributes: { deprecation: { "deprecated-status": "Deprecated", ...text } } },
   });
-  expect(res.statusCode).toBe(200);
-  await res.body.text();
+  expect(res.status).toBe(200);
 }
 
 async function registryDeprecation(version: string): Promise<unknown> {
-  const res = await request(`${emulator.url}/api/registry/v1/modules/${ORG}/vpc/aws/${version}`, { headers: { authorization: `Bearer ${emulator.token}` } });
-  return ((await res.body.json()) as { deprecation?: unknown }).deprecation;
+  return (await api<{ deprecation?: unknown }>("GET", `${fixture.emulator.url}/api/registry/v1/modules/${ORG}/vpc/aws/${version}`)).doc.deprecation;
 }
 
 const declared = (version: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
   organization: ORG, moduleName: "vpc", provider: "aws", version, ...extra,
-});
-
-beforeAll(async () => {
-  for (const name of ["TFE_TOKEN", "TFE_ADDRESS", "TFE_HOSTNAME", "TFE_ORGANIZATION", "WSBRIDGE_TOKEN", "WSBRIDGE_ADDRESS", "WSBRIDGE_ORGANIZATION", "WSBRIDGE_EDITION"]) {
-    delete process.env[name];
-  }
-  process.env.HOME = fs.mkdtempSync(path.join(os.tmpdir(), "wsbridge-home-"));
-  emulator = await startEmulator({
-    port: 0,
-    edition: "hosted",
-    fixtures: { organizations: [{ name: ORG, registryModules: [{ name: "vpc", provider: "aws", versions: ["1.0.0", "1.1.0", "2.0.0", "3.0.0"] }] }] },
-  });
-});
-
-afterAll(async () => { await emulator?.close(); });
-
-beforeEach(async () => {
-  await configure();
-  emulator.clearRequests();
 });
 
 describe("previewCreate", () => {
@@ -192,7 +160,7 @@ describe("importById", () => {
 
   test("three parts without wsbridge:organization fail saying so, without a request", async () => {
     resetConfigForTests();
-    await runtime.configure({ config: { get: (key: string) => ({ "wsbridge:address": emulator.url, "wsbridge:token": emulator.token } as Record<string, string>)[key] } });
+    await runtime.configure({ config: { get: (key: string) => ({ "wsbridge:address": fixture.emulator.url, "wsbridge:token": fixture.emulator.token } as Record<string, string>)[key] } });
     const error = await failureOf(deprecation.importById("vpc/aws/1.0.0", {}));
     expect(error.message).toContain("it names no organization, and wsbridge:organization is not set");
     expect(takeRequests()).toEqual([]);

@@ -3,32 +3,32 @@
 // decide the preview without a request, create/read/update/delete do what the preview promised with the
 // requests the README lists, a reason the server extends is no drift, drift made outside shows as
 // exactly the restore, and every documented failure (404, 422, 500/503) is explained.
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
-import { request } from "undici";
-import { DEPRECATION_REASON_SUFFIX, startEmulator, type RunningEmulator } from "../emulator";
+import { DEPRECATION_REASON_SUFFIX } from "../emulator";
 import * as runtime from "../provider/runtime";
 import { UNKNOWN } from "../provider/runtime/lifecycle";
 import { resetConfigForTests } from "../provider/runtime/config";
-import { resetEditionCache } from "../provider/runtime/api/operations/ping";
 import { failureOf } from "./support/failure";
 import { startScriptedServer } from "./support/client-server";
+import { useRuntimeEmulator, withoutQuery } from "./support/runtime-emulator";
 
 const deprecation = runtime.moduleVersionDeprecation;
 const ORG = "example-org";
 const NO_ENTITLEMENT = "no-entitlement";
 
-let emulator: RunningEmulator;
-
-function configure(settings: Record<string, string> = {}): Promise<void> {
-  resetConfigForTests();
-  resetEditionCache();
-  const all: Record<string, string> = {
-    "wsbridge:address": emulator.url, "wsbridge:token": emulator.token, "wsbridge:organization": ORG, ...settings,
-  };
-  return runtime.configure({ config: { get: (key: string) => all[key] } });
-}
+const vpcModule = { name: "vpc", provider: "aws", versions: ["1.0.0", "1.1.0", "2.0.0"] };
+const fixture = useRuntimeEmulator({
+  emulator: {
+    edition: "hosted",
+    fixtures: {
+      organizations: [
+        { name: ORG, registryModules: [vpcModule] },
+        { name: NO_ENTITLEMENT, moduleDeprecations: false, registryModules: [vpcModule] },
+      ],
+    },
+  },
+  resetEditionCache: true,
+});
+const { api, configureWith } = fixture;
 
 const d1Path = (version: string, org = ORG): string =>
   `/api/v2/organizations/${org}/registry-modules/private/${org}/vpc/aws/${version}`;
@@ -36,59 +36,24 @@ const d3Path = (version: string, org = ORG): string => `/api/registry/v1/modules
 
 /** The registry's view of one version (D3), read with the owner token. */
 async function registryDeprecation(version: string): Promise<{ reason: string; link: string } | undefined> {
-  const res = await request(`${emulator.url}${d3Path(version)}`, { headers: { authorization: `Bearer ${emulator.token}` } });
-  expect(res.statusCode).toBe(200);
-  return ((await res.body.json()) as { deprecation?: { reason: string; link: string } }).deprecation;
+  const res = await api<{ deprecation?: { reason: string; link: string } }>("GET", `${fixture.emulator.url}${d3Path(version)}`);
+  expect(res.status).toBe(200);
+  return res.doc.deprecation;
 }
 
 /** A change made outside Pulumi (D1/D2 straight to the emulator). */
 async function outside(version: string, status: "Deprecated" | "Undeprecated", text: { reason?: string; link?: string } = {}): Promise<void> {
-  const res = await request(`${emulator.url}${d1Path(version)}`, {
-    method: "PATCH",
-    headers: { authorization: `Bearer ${emulator.token}`, "content-type": "application/vnd.api+json" },
-    body: JSON.stringify({ data: { type: "module-versions", attributes: { deprecation: { "deprecated-status": status, ...text } } } }),
+  const res = await api("PATCH", `${fixture.emulator.url}${d1Path(version)}`, {
+    data: { type: "module-versions", attributes: { deprecation: { "deprecated-status": status, ...text } } },
   });
-  expect(res.statusCode).toBe(200);
-  await res.body.text();
+  expect(res.status).toBe(200);
 }
 
 /** The requests the emulator received since the last call, as `METHOD /path`. */
-function takeRequests(): string[] {
-  const list = emulator.requests().map((r) => `${r.method} ${r.path.split("?")[0]}`);
-  emulator.clearRequests();
-  return list;
-}
+const takeRequests = (): string[] => fixture.takeRequests(withoutQuery);
 
 const declared = (version: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
   organization: ORG, moduleName: "vpc", provider: "aws", version, ...extra,
-});
-
-beforeAll(async () => {
-  for (const name of ["TFE_TOKEN", "TFE_ADDRESS", "TFE_HOSTNAME", "TFE_ORGANIZATION", "WSBRIDGE_TOKEN", "WSBRIDGE_ADDRESS", "WSBRIDGE_ORGANIZATION", "WSBRIDGE_EDITION"]) {
-    delete process.env[name];
-  }
-  process.env.HOME = fs.mkdtempSync(path.join(os.tmpdir(), "wsbridge-home-"));
-  const module = { name: "vpc", provider: "aws", versions: ["1.0.0", "1.1.0", "2.0.0"] };
-  emulator = await startEmulator({
-    port: 0,
-    edition: "hosted",
-    fixtures: {
-      organizations: [
-        { name: ORG, registryModules: [module] },
-        { name: NO_ENTITLEMENT, moduleDeprecations: false, registryModules: [module] },
-      ],
-    },
-  });
-});
-
-afterAll(async () => {
-  await emulator?.close();
-});
-
-beforeEach(async () => {
-  await configure();
-  emulator.clearFaults();
-  emulator.clearRequests();
 });
 
 describe("check", () => {
@@ -100,7 +65,7 @@ describe("check", () => {
 
   test("without any organization, fails naming organization and the config that would supply it", async () => {
     resetConfigForTests();
-    await runtime.configure({ config: { get: (key: string) => ({ "wsbridge:address": emulator.url, "wsbridge:token": emulator.token } as Record<string, string>)[key] } });
+    await runtime.configure({ config: { get: (key: string) => ({ "wsbridge:address": fixture.emulator.url, "wsbridge:token": fixture.emulator.token } as Record<string, string>)[key] } });
     const { failures } = await deprecation.check({}, { moduleName: "vpc", provider: "aws", version: "1.0.0" });
     expect(failures).toEqual([{ property: "organization", reason: expect.stringContaining("`wsbridge:organization` stack config") }]);
   });
@@ -230,7 +195,7 @@ describe("create, read, update, delete", () => {
   test("a delete against an address that serves no API fails instead of claiming the version is gone", async () => {
     const server = await startScriptedServer(() => ({ status: 404, body: { errors: [{ status: "404", title: "not found" }] } }));
     try {
-      await configure({ "wsbridge:address": server.url });
+      await configureWith(undefined, { "wsbridge:address": server.url });
       const error = await failureOf(deprecation.delete(`${ORG}/vpc/aws/1.0.0`, declared("1.0.0")));
       expect(error.message).toContain(`${server.url} does not serve the API`);
     } finally {
@@ -294,8 +259,8 @@ describe("failures the spec documents", () => {
   });
 
   test("404 for an organization without the module deprecation entitlement explains the entitlement", async () => {
-    const token = emulator.issueToken({ kind: "owner", organization: NO_ENTITLEMENT });
-    await configure({ "wsbridge:token": token, "wsbridge:organization": NO_ENTITLEMENT });
+    const token = fixture.emulator.issueToken({ kind: "owner", organization: NO_ENTITLEMENT });
+    await configureWith(token, { "wsbridge:organization": NO_ENTITLEMENT });
     const error = await failureOf(deprecation.create({ moduleName: "vpc", provider: "aws", version: "1.0.0", organization: NO_ENTITLEMENT }));
     expect(error.message).toContain(`ModuleVersionDeprecation ${NO_ENTITLEMENT}/vpc/aws version 1.0.0 could not be deprecated`);
     expect(error.message).toContain(`the version exists, so organization ${NO_ENTITLEMENT} is not entitled to deprecate module versions`);
@@ -303,8 +268,8 @@ describe("failures the spec documents", () => {
   });
 
   test("404 for a token that may not manage modules names the access it needs", async () => {
-    const readOnly = emulator.issueToken({ kind: "team", access: "read" });
-    await configure({ "wsbridge:token": readOnly });
+    const readOnly = fixture.emulator.issueToken({ kind: "team", access: "read" });
+    await configureWith(readOnly);
     const error = await failureOf(deprecation.create(declared("1.0.0")));
     expect(error.message).toContain('the token is not authorized to manage its registry modules');
     expect(error.message).toContain('a team token with "manage modules" access');
@@ -313,10 +278,10 @@ describe("failures the spec documents", () => {
 
   test("a destroy refused with 404 while the registry still shows the version deprecated fails, and reverts nothing", async () => {
     const { id, outs } = await deprecation.create(declared("1.0.0", { reason: "kept" }));
-    await configure({ "wsbridge:token": emulator.issueToken({ kind: "team", access: "read" }) });
+    await configureWith(fixture.emulator.issueToken({ kind: "team", access: "read" }));
     const error = await failureOf(deprecation.delete(id, outs));
     expect(error.message).toContain("could not be reverted: the registry still shows the version deprecated");
-    await configure();
+    await configureWith();
     expect(await registryDeprecation("1.0.0")).toEqual({ reason: `kept${DEPRECATION_REASON_SUFFIX}`, link: "" });
     await deprecation.delete(id, outs);
   });
@@ -327,7 +292,7 @@ describe("failures the spec documents", () => {
       body: { errors: [{ status: "422", title: "invalid attribute", detail: "Link is not a valid URL", source: { pointer: "/data/attributes/deprecation/link" } }] },
     }));
     try {
-      await configure({ "wsbridge:address": server.url });
+      await configureWith(undefined, { "wsbridge:address": server.url });
       const error = await failureOf(deprecation.create(declared("1.0.0", { link: "https://example.com/a" })));
       expect(error.message).toContain("the service refused the request as malformed (422) at /data/attributes/deprecation/link, which is the input `link`");
       expect(error.message).toContain("Link is not a valid URL");
@@ -338,26 +303,26 @@ describe("failures the spec documents", () => {
   });
 
   test("500 and 503 are retried (setting a status is idempotent) and the deprecation then succeeds", async () => {
-    emulator.setFaults({ script: [{ match: { method: "PATCH" }, status: 503 }, { match: { method: "PATCH" }, status: 500 }] });
+    fixture.emulator.setFaults({ script: [{ match: { method: "PATCH" }, status: 503 }, { match: { method: "PATCH" }, status: 500 }] });
     const { id, outs } = await deprecation.create(declared("1.0.0", { reason: "retried" }));
     expect(takeRequests()).toEqual([`PATCH ${d1Path("1.0.0")}`, `PATCH ${d1Path("1.0.0")}`, `PATCH ${d1Path("1.0.0")}`]);
     expect(outs.registryReason).toBe(`retried${DEPRECATION_REASON_SUFFIX}`);
-    emulator.setFaults({ script: [{ match: { method: "PATCH" }, status: 503 }] });
+    fixture.emulator.setFaults({ script: [{ match: { method: "PATCH" }, status: 503 }] });
     await deprecation.delete(id, outs);
     expect(takeRequests()).toHaveLength(2);
     expect(await registryDeprecation("1.0.0")).toBeUndefined();
   });
 
   test("a persistent 503 fails clearly after the retries allowed, saying it is safe to run again", async () => {
-    await configure({ "wsbridge:maxRetries": "2" });
-    emulator.setFaults({ script: [{ match: { method: "PATCH" }, status: 503, times: 10 }] });
+    await configureWith(undefined, { "wsbridge:maxRetries": "2" });
+    fixture.emulator.setFaults({ script: [{ match: { method: "PATCH" }, status: 503, times: 10 }] });
     const error = await failureOf(deprecation.create(declared("1.0.0", { reason: "never" })));
     expect(error.message).toContain(`ModuleVersionDeprecation ${ORG}/vpc/aws version 1.0.0 could not be deprecated: the service kept failing`);
     expect(error.message).toContain("503");
     expect(error.message).toContain("after 3 attempts");
     expect(error.message).toContain("Setting a deprecation status is safe to repeat: run `pulumi up` again");
     expect(takeRequests()).toHaveLength(3);
-    emulator.clearFaults();
+    fixture.emulator.clearFaults();
     expect(await registryDeprecation("1.0.0")).toBeUndefined();
   });
 });

@@ -2,67 +2,39 @@
 // diff names each consumer added or removed at its index, previewCreate/previewUpdate predict the outputs
 // without a request (and what they give as known is what the apply produces), and importById adopts
 // consumers under the id the resource's own create would give, so that declaring its inputs shows no change.
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
-import { request } from "undici";
-import { startEmulator, type RunningEmulator } from "../emulator";
-import * as runtime from "../provider/runtime";
 import * as consumers from "../provider/runtime/kinds/remote-state-consumers";
 import { UNKNOWN, type Props } from "../provider/runtime/lifecycle";
-import { resetConfigForTests } from "../provider/runtime/config";
 import { failureOf } from "./support/failure";
 import { realMaskedLike, unknownOutputs } from "./support/preview-exactness";
+import { useRuntimeEmulator, withoutQuery } from "./support/runtime-emulator";
 
-let emulator: RunningEmulator;
+const NAMES = ["preview", "importing", "bare", "a", "b", "c", "outsider"];
+
+const fixture = useRuntimeEmulator({
+  emulator: { fixtures: { organizations: [{ name: "example-org", workspaces: NAMES.map((name) => ({ name, attributes: { "global-remote-state": false } })) }] } },
+});
 const ids = new Map<string, string>();
 const ws = (name: string): string => ids.get(name) as string;
 const sorted = (...names: string[]): string[] => names.map(ws).sort();
 const OWNER = "https://www.npmjs.com/package/pulumi-wsbridge#owner=proj/dev/RemoteStateConsumers/readers";
 
-const requestsMade = (): string[] => emulator.requests().map((r) => `${r.method} ${r.path.split("?")[0]}`);
+const requestsMade = (): string[] => fixture.requestsMade(withoutQuery);
 const rel = (subject: string): string => `/api/v2/workspaces/${subject}/relationships/remote-state-consumers`;
 
-async function api(method: "GET" | "POST" | "PATCH", apiPath: string, body?: unknown): Promise<{ data: Array<{ id: string }> }> {
-  const res = await request(`${emulator.url}${apiPath}`, {
-    method,
-    headers: { authorization: `Bearer ${emulator.token}`, "content-type": "application/vnd.api+json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.body.text();
-  return text ? JSON.parse(text) : { data: [] };
-}
-
 async function setConsumers(subject: string, list: string[]): Promise<void> {
-  await api("PATCH", rel(subject), { data: list.map((id) => ({ type: "workspaces", id })) });
+  await fixture.api("PATCH", `${fixture.emulator.url}${rel(subject)}`, { data: list.map((id) => ({ type: "workspaces", id })) });
 }
 
 async function liveConsumers(subject: string): Promise<string[]> {
-  return (await api("GET", `${rel(subject)}?page%5Bsize%5D=100`)).data.map((w) => w.id).sort();
+  return (await fixture.api<{ data: Array<{ id: string }> }>("GET", `${fixture.emulator.url}${rel(subject)}?page%5Bsize%5D=100`)).doc.data.map((w) => w.id).sort();
 }
 
-const NAMES = ["preview", "importing", "bare", "a", "b", "c", "outsider"];
-
+// The workspaces' ids, by name, for the tests to refer to.
 beforeAll(async () => {
-  for (const name of ["TFE_TOKEN", "TFE_ADDRESS", "TFE_HOSTNAME", "TFE_ORGANIZATION", "WSBRIDGE_TOKEN", "WSBRIDGE_ADDRESS", "WSBRIDGE_ORGANIZATION"]) delete process.env[name];
-  process.env.HOME = fs.mkdtempSync(path.join(os.tmpdir(), "wsbridge-home-"));
-  emulator = await startEmulator({
-    port: 0,
-    fixtures: { organizations: [{ name: "example-org", workspaces: NAMES.map((name) => ({ name, attributes: { "global-remote-state": false } })) }] },
-  });
   for (const name of NAMES) {
-    const res = await request(`${emulator.url}/api/v2/organizations/${emulator.organization}/workspaces/${name}`, { headers: { authorization: `Bearer ${emulator.token}` } });
-    ids.set(name, ((await res.body.json()) as { data: { id: string } }).data.id);
+    const { doc } = await fixture.api<{ data: { id: string } }>("GET", `/organizations/${fixture.emulator.organization}/workspaces/${name}`);
+    ids.set(name, doc.data.id);
   }
-});
-
-afterAll(async () => { await emulator?.close(); });
-
-beforeEach(async () => {
-  resetConfigForTests();
-  const settings: Record<string, string> = { "wsbridge:address": emulator.url, "wsbridge:token": emulator.token, "wsbridge:organization": emulator.organization };
-  await runtime.configure({ config: { get: (key: string) => settings[key] } });
-  emulator.clearRequests();
 });
 
 describe("diff reports each consumer added or removed at its index", () => {
@@ -102,7 +74,7 @@ describe("previewCreate", () => {
   test("knows the declared consumers and the owner marker; additive, the whole list is the server's; and is exact", async () => {
     await setConsumers(ws("preview"), [ws("outsider")]);
     const inputs = { workspaceId: ws("preview"), consumerIds: sorted("b", "a"), __owner: OWNER };
-    emulator.clearRequests();
+    fixture.emulator.clearRequests();
     const preview = await consumers.previewCreate(inputs);
     expect(requestsMade()).toEqual([]);
     expect(preview).toEqual({ workspaceId: ws("preview"), consumerIds: sorted("a", "b"), allConsumerIds: UNKNOWN, exclusive: false, __owner: OWNER });
@@ -140,7 +112,7 @@ describe("previewUpdate", () => {
     await setConsumers(ws("preview"), [ws("outsider")]);
     const created = await consumers.create({ workspaceId: ws("preview"), consumerIds: sorted("a", "b"), __owner: OWNER });
     const news = { workspaceId: ws("preview"), consumerIds: sorted("a", "c") };
-    emulator.clearRequests();
+    fixture.emulator.clearRequests();
     const preview = await consumers.previewUpdate(created.id, created.outs, news);
     expect(requestsMade()).toEqual([]);
     expect(preview).toEqual({ workspaceId: ws("preview"), consumerIds: sorted("a", "c"), allConsumerIds: UNKNOWN, exclusive: false, __owner: OWNER });
@@ -154,7 +126,7 @@ describe("previewUpdate", () => {
   test("an update to exclusive knows every output, exactly", async () => {
     const created = await consumers.create({ workspaceId: ws("preview"), consumerIds: sorted("a"), __owner: OWNER });
     const news = { workspaceId: ws("preview"), consumerIds: sorted("a", "b"), exclusive: true, __owner: OWNER };
-    emulator.clearRequests();
+    fixture.emulator.clearRequests();
     const preview = await consumers.previewUpdate(created.id, created.outs, news);
     expect(requestsMade()).toEqual([]);
     expect(unknownOutputs(preview)).toEqual([]);
@@ -168,7 +140,7 @@ describe("previewUpdate", () => {
 describe("importById", () => {
   /** Import, then what a program declaring the inputs sees: check passes, no diff, refresh returns the same inputs. */
   async function importAndDeclare(importId: string): Promise<NonNullable<Awaited<ReturnType<typeof consumers.importById>>>> {
-    emulator.clearRequests();
+    fixture.emulator.clearRequests();
     const imported = await consumers.importById(importId, { __owner: OWNER });
     expect(requestsMade()).toHaveLength(1);
     if (imported === undefined) throw new Error(`nothing imported for ${importId}`);
@@ -215,7 +187,7 @@ describe("importById", () => {
   test("a workspace that is gone, or consumers it does not list, import as nothing", async () => {
     expect(await consumers.importById("ws-doesnotexist1", {})).toBeUndefined();
     expect(requestsMade()).toEqual([rel("ws-doesnotexist1"), "/api/v2/ping"].map((p) => `GET ${p}`));
-    emulator.clearRequests();
+    fixture.emulator.clearRequests();
     await setConsumers(ws("importing"), sorted("a"));
     expect(await consumers.importById(ws("bare"), {})).toBeUndefined(); // no consumer to adopt
     expect(await consumers.importById(`${ws("importing")}/${ws("a")},${ws("b")}`, {})).toBeUndefined();

@@ -1,64 +1,16 @@
 // The RemoteStateConsumers runtime against an in-process emulator: check refuses bad inputs without a
 // request (and a globally shared workspace with one GET), create/read/update/delete make the requests
 // the README states, all pages are read (25, 60, 150 consumers) and only managed consumers are touched.
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
-import { request } from "undici";
-import { startEmulator, type RunningEmulator } from "../emulator";
 import * as runtime from "../provider/runtime";
 import { UNKNOWN } from "../provider/runtime/lifecycle";
-import { resetConfigForTests } from "../provider/runtime/config";
 import { failureOf } from "./support/failure";
-
-let emulator: RunningEmulator;
-const consumers = runtime.remoteStateConsumers;
-const ids = new Map<string, string>();
-
-function configureWith(token: string): Promise<void> {
-  resetConfigForTests();
-  const settings: Record<string, string> = {
-    "wsbridge:address": emulator.url, "wsbridge:token": token, "wsbridge:organization": emulator.organization,
-  };
-  return runtime.configure({ config: { get: (key: string) => settings[key] } });
-}
-
-async function api(method: string, apiPath: string, body?: unknown): Promise<{ status: number; body: { data: Array<{ id: string }> | { id: string } } }> {
-  const res = await request(`${emulator.url}/api/v2${apiPath}`, {
-    method: method as "GET",
-    headers: { authorization: `Bearer ${emulator.token}`, "content-type": "application/vnd.api+json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.body.text();
-  return { status: res.statusCode, body: text ? JSON.parse(text) : undefined };
-}
-
-const ws = (name: string): string => ids.get(name) as string;
-const rel = (subject: string) => `/workspaces/${subject}/relationships/remote-state-consumers`;
-const refs = (list: string[]) => ({ data: list.map((id) => ({ type: "workspaces", id })) });
-function requestsMade(): string[] {
-  return emulator.requests().map((r) => `${r.method} ${r.path}`);
-}
-async function liveConsumers(subject: string): Promise<string[]> {
-  const out: string[] = [];
-  for (let page = 1; ; page += 1) {
-    const res = await api("GET", `${rel(subject)}?page%5Bnumber%5D=${page}&page%5Bsize%5D=100`);
-    const data = res.body.data as Array<{ id: string }>;
-    out.push(...data.map((d) => d.id));
-    if (data.length < 100) return out.sort();
-  }
-}
+import { useRuntimeEmulator } from "./support/runtime-emulator";
 
 const many = Array.from({ length: 150 }, (_, i) => `many-${String(i).padStart(3, "0")}`);
+const names = ["subject", "a", "b", "c", "outsider", "shared", "project-shared", ...many];
 
-beforeAll(async () => {
-  for (const name of ["TFE_TOKEN", "TFE_ADDRESS", "TFE_HOSTNAME", "TFE_ORGANIZATION", "WSBRIDGE_TOKEN", "WSBRIDGE_ADDRESS", "WSBRIDGE_ORGANIZATION"]) {
-    delete process.env[name];
-  }
-  process.env.HOME = fs.mkdtempSync(path.join(os.tmpdir(), "wsbridge-home-"));
-  const names = ["subject", "a", "b", "c", "outsider", "shared", "project-shared", ...many];
-  emulator = await startEmulator({
-    port: 0,
+const fixture = useRuntimeEmulator({
+  emulator: {
     fixtures: {
       organizations: [{
         name: "example-org",
@@ -67,22 +19,39 @@ beforeAll(async () => {
         })),
       }],
     },
-  });
-  await configureWith(emulator.token);
-  const listed = await api("GET", `/organizations/${emulator.organization}/workspaces?page%5Bsize%5D=100&page%5Bnumber%5D=1`);
-  const listed2 = await api("GET", `/organizations/${emulator.organization}/workspaces?page%5Bsize%5D=100&page%5Bnumber%5D=2`);
-  for (const w of [...(listed.body.data as Array<{ id: string; attributes?: { name: string } }>), ...(listed2.body.data as Array<{ id: string; attributes?: { name: string } }>)]) {
+  },
+});
+const { api, configureWith, requestsMade } = fixture;
+const consumers = runtime.remoteStateConsumers;
+const ids = new Map<string, string>();
+
+type Listed = { data: Array<{ id: string; attributes?: { name: string } }> };
+
+const ws = (name: string): string => ids.get(name) as string;
+const rel = (subject: string) => `/workspaces/${subject}/relationships/remote-state-consumers`;
+const refs = (list: string[]) => ({ data: list.map((id) => ({ type: "workspaces", id })) });
+async function liveConsumers(subject: string): Promise<string[]> {
+  const out: string[] = [];
+  for (let page = 1; ; page += 1) {
+    const res = await api<Listed>("GET", `${rel(subject)}?page%5Bnumber%5D=${page}&page%5Bsize%5D=100`);
+    const data = res.doc.data;
+    out.push(...data.map((d) => d.id));
+    if (data.length < 100) return out.sort();
+  }
+}
+
+// The workspaces' ids, by name, for the tests to refer to.
+beforeAll(async () => {
+  const listed = await api<Listed>("GET", `/organizations/${fixture.emulator.organization}/workspaces?page%5Bsize%5D=100&page%5Bnumber%5D=1`);
+  const listed2 = await api<Listed>("GET", `/organizations/${fixture.emulator.organization}/workspaces?page%5Bsize%5D=100&page%5Bnumber%5D=2`);
+  for (const w of [...listed.doc.data, ...listed2.doc.data]) {
     ids.set((w as { attributes: { name: string } }).attributes.name, w.id);
   }
   expect(ids.size).toBeGreaterThanOrEqual(names.length);
 });
 
-afterAll(async () => {
-  await emulator?.close();
-});
-
 test("bad inputs fail at check naming the property or the entry, with no request", async () => {
-  emulator.clearRequests();
+  fixture.emulator.clearRequests();
   const failuresOf = async (news: Record<string, unknown>) => (await consumers.check({}, news)).failures.map((f) => f.property);
   const S = ws("subject");
   expect(await failuresOf({ consumerIds: [] })).toEqual(["workspaceId"]);
@@ -105,21 +74,21 @@ test("bad inputs fail at check naming the property or the entry, with no request
 });
 
 test("check sorts the list, tolerates unknowns without a request, and refuses a globally shared workspace with one GET", async () => {
-  emulator.clearRequests();
+  fixture.emulator.clearRequests();
   const unknownSubject = await consumers.check({}, { workspaceId: UNKNOWN, consumerIds: [UNKNOWN, ws("b"), ws("a")] });
   expect(unknownSubject.failures).toEqual([]);
   expect(requestsMade()).toEqual([]);
   const sorted = await consumers.check({}, { workspaceId: ws("subject"), consumerIds: [ws("b"), ws("a")] });
   expect(sorted.inputs.consumerIds).toEqual([ws("a"), ws("b")].sort());
   expect(requestsMade()).toEqual([`GET /api/v2/workspaces/${ws("subject")}`]);
-  emulator.clearRequests();
+  fixture.emulator.clearRequests();
   const shared = await consumers.check({}, { workspaceId: ws("shared"), consumerIds: [ws("a")] });
   expect(shared.failures).toEqual([{ property: "workspaceId", reason: expect.stringMatching(/global-remote-state true/) }]);
   expect(requestsMade()).toEqual([`GET /api/v2/workspaces/${ws("shared")}`]);
 });
 
 test("check refuses a workspace shared with its project with one GET, in the hosted edition too (issue 25)", async () => {
-  emulator.clearRequests();
+  fixture.emulator.clearRequests();
   const shared = await consumers.check({}, { workspaceId: ws("project-shared"), consumerIds: [ws("a")] });
   expect(shared.failures).toEqual([{ property: "workspaceId", reason: expect.stringMatching(/project-remote-state true.*projectRemoteState: false/) }]);
   expect(requestsMade()).toEqual([`GET /api/v2/workspaces/${ws("project-shared")}`]);
@@ -128,7 +97,7 @@ test("check refuses a workspace shared with its project with one GET, in the hos
 test("additive lifecycle: create, reorder is no change, update adds and removes only its own, refresh drift, delete", async () => {
   const S = ws("subject");
   await api("POST", rel(S), refs([ws("outsider")]));
-  emulator.clearRequests();
+  fixture.emulator.clearRequests();
   const created = await consumers.create({ workspaceId: S, consumerIds: [ws("a"), ws("b")].sort(), __owner: "owner-1" });
   expect(created.id).toMatch(new RegExp(`^${S}:[0-9a-f]{12}$`));
   expect(created.outs.consumerIds).toEqual([ws("a"), ws("b")].sort());
@@ -154,7 +123,7 @@ test("additive lifecycle: create, reorder is no change, update adds and removes 
       : [{ path: `consumerIds[${added}]`, kind: "add", replace: false }, { path: `consumerIds[${dropped}]`, kind: "delete", replace: false }]
         .sort((x, y) => x.path.localeCompare(y.path)),
   });
-  emulator.clearRequests();
+  fixture.emulator.clearRequests();
   const updated = await consumers.update(created.id, created.outs, news);
   expect(requestsMade().map((r) => r.split("?")[0])).toEqual([`POST /api/v2${rel(S)}`, `DELETE /api/v2${rel(S)}`, `GET /api/v2${rel(S)}`]);
   expect(await liveConsumers(S)).toEqual([ws("a"), ws("c"), ws("outsider")].sort());
@@ -162,7 +131,7 @@ test("additive lifecycle: create, reorder is no change, update adds and removes 
   // Drift: a managed one removed and an unmanaged one added outside Pulumi.
   await api("DELETE", rel(S), refs([ws("c")]));
   await api("POST", rel(S), refs([ws("b")]));
-  emulator.clearRequests();
+  fixture.emulator.clearRequests();
   const refreshed = await consumers.read(created.id, updated.outs);
   expect(requestsMade().length).toBe(1);
   expect(refreshed.props?.consumerIds).toEqual([ws("a")]);
@@ -172,7 +141,7 @@ test("additive lifecycle: create, reorder is no change, update adds and removes 
   expect(await consumers.diff(created.id, healed.outs, news)).toMatchObject({ changes: false });
 
   // Delete removes only what it managed.
-  emulator.clearRequests();
+  fixture.emulator.clearRequests();
   await consumers.delete(created.id, healed.outs);
   expect(requestsMade()).toEqual([`DELETE /api/v2${rel(S)}`]);
   expect(await liveConsumers(S)).toEqual([ws("b"), ws("outsider")].sort());
@@ -182,7 +151,7 @@ test("additive lifecycle: create, reorder is no change, update adds and removes 
 test("exclusive replaces the whole list; a team with admin on one workspace gets the permission message", async () => {
   const S = ws("subject");
   await api("POST", rel(S), refs([ws("outsider")]));
-  emulator.clearRequests();
+  fixture.emulator.clearRequests();
   const created = await consumers.create({ workspaceId: S, consumerIds: [ws("a")], exclusive: true });
   expect(requestsMade().map((r) => r.split("?")[0])).toEqual([`PATCH /api/v2${rel(S)}`]);
   expect(await liveConsumers(S)).toEqual([ws("a")]);
@@ -194,12 +163,12 @@ test("exclusive replaces the whole list; a team with admin on one workspace gets
   expect(await liveConsumers(S)).toEqual([ws("b")]);
   await api("PATCH", rel(S), refs([]));
 
-  const teamToken = emulator.issueToken({ kind: "team", access: "admin", workspaces: [S] });
+  const teamToken = fixture.emulator.issueToken({ kind: "team", access: "admin", workspaces: [S] });
   await configureWith(teamToken);
   const message = String((await failureOf(consumers.create({ workspaceId: S, consumerIds: [], exclusive: true }))).message);
   expect(message).toMatch(/manage all workspaces/);
   expect(message).toMatch(/additive mode/);
-  await configureWith(emulator.token);
+  await configureWith();
 });
 
 test("an unknown consumer id becomes a message naming the entry", async () => {
@@ -214,7 +183,7 @@ test.each([25, 60, 150])("%i consumers: every page is read and nothing differs a
   const wanted = many.slice(0, count).map(ws).sort();
   const created = await consumers.create({ workspaceId: S, consumerIds: wanted, __owner: `pages-${count}` });
   expect(created.outs.consumerIds).toEqual(wanted);
-  emulator.clearRequests();
+  fixture.emulator.clearRequests();
   const refreshed = await consumers.read(created.id, created.outs);
   expect(requestsMade().length).toBe(Math.ceil((count + 1) / 100));
   expect(refreshed.props?.consumerIds).toEqual(wanted);

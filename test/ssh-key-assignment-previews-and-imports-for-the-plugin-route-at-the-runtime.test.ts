@@ -2,62 +2,38 @@
 // in-process emulator: the outputs a create or an update will have (known exactly where the apply will
 // certainly produce them, UNKNOWN elsewhere, without a request), and the adoption of a workspace's key
 // by import id, after which the program's declaration shows no change and destroy unassigns the key.
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
-import { request } from "undici";
-import { startEmulator, type RunningEmulator } from "../emulator";
-import * as runtime from "../provider/runtime";
 import { isUnknown, UNKNOWN, type Props } from "../provider/runtime/lifecycle";
-import { resetConfigForTests } from "../provider/runtime/config";
 import * as assignment from "../provider/runtime/kinds/ssh-key-assignment";
 import { failureOf } from "./support/failure";
+import { useRuntimeEmulator } from "./support/runtime-emulator";
 
 const KEY_A = "sshkey-previewaaaaaaaa01";
 const KEY_B = "sshkey-previewbbbbbbbb02";
 
-let emulator: RunningEmulator;
+const fixture = useRuntimeEmulator({
+  emulator: { fixtures: { organizations: [{ name: "example-org", sshKeys: [{ id: KEY_A, name: "deploy-a" }, { id: KEY_B, name: "deploy-b" }] }] } },
+});
+const { requestsMade } = fixture;
 
-function configureWith(token: string, address = emulator.url): Promise<void> {
-  resetConfigForTests();
-  const settings: Record<string, string> = {
-    "wsbridge:address": address, "wsbridge:token": token, "wsbridge:organization": emulator.organization,
-  };
-  return runtime.configure({ config: { get: (key: string) => settings[key] } });
-}
-
-async function api(method: string, apiPath: string, body?: unknown): Promise<{ status: number; body: { data: { id: string; relationships: Record<string, { data: { id: string } | null }> } } }> {
-  const res = await request(`${emulator.url}/api/v2${apiPath}`, {
-    method: method as "GET",
-    headers: { authorization: `Bearer ${emulator.token}`, "content-type": "application/vnd.api+json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.body.text();
-  return { status: res.statusCode, body: text ? JSON.parse(text) : undefined };
-}
+type Doc = { data: { id: string; relationships: Record<string, { data: { id: string } | null }> } };
 
 let counter = 0;
 async function newWorkspace(): Promise<{ id: string; name: string }> {
   counter += 1;
   const name = `ssh-import-${counter}`;
-  const made = await api("POST", `/organizations/${emulator.organization}/workspaces`, { data: { type: "workspaces", attributes: { name } } });
+  const made = await fixture.api<Doc>("POST", `/organizations/${fixture.emulator.organization}/workspaces`, { data: { type: "workspaces", attributes: { name } } });
   expect(made.status).toBe(201);
-  return { id: made.body.data.id, name };
+  return { id: made.doc.data.id, name };
 }
 
 async function liveKey(workspaceId: string): Promise<string | null> {
-  const { body } = await api("GET", `/workspaces/${workspaceId}`);
-  return body.data.relationships["ssh-key"]?.data?.id ?? null;
+  const { doc } = await fixture.api<Doc>("GET", `/workspaces/${workspaceId}`);
+  return doc.data.relationships["ssh-key"]?.data?.id ?? null;
 }
 
 async function setKeyDirectly(workspaceId: string, sshKeyId: string | null): Promise<void> {
-  const res = await api("PATCH", `/workspaces/${workspaceId}/relationships/ssh-key`, { data: { type: "workspaces", attributes: { id: sshKeyId } } });
+  const res = await fixture.api("PATCH", `/workspaces/${workspaceId}/relationships/ssh-key`, { data: { type: "workspaces", attributes: { id: sshKeyId } } });
   expect(res.status).toBe(200);
-}
-
-/** The requests the runtime made since the last clear, as "METHOD path". */
-function requestsMade(): string[] {
-  return emulator.requests().map((r) => `${r.method} ${r.path}`);
 }
 
 /** The keys a preview leaves UNKNOWN, and the known part, which the real outputs must hold exactly. */
@@ -70,27 +46,6 @@ function splitPreview(preview: Props): { unknown: string[]; known: Props } {
 function pick(outs: Props, keys: string[]): Props {
   return Object.fromEntries(keys.map((k) => [k, outs[k]]));
 }
-
-beforeAll(async () => {
-  for (const name of ["TFE_TOKEN", "TFE_ADDRESS", "TFE_HOSTNAME", "TFE_ORGANIZATION", "WSBRIDGE_TOKEN", "WSBRIDGE_ADDRESS", "WSBRIDGE_ORGANIZATION"]) {
-    delete process.env[name];
-  }
-  process.env.HOME = fs.mkdtempSync(path.join(os.tmpdir(), "wsbridge-home-"));
-  emulator = await startEmulator({
-    port: 0,
-    fixtures: { organizations: [{ name: "example-org", sshKeys: [{ id: KEY_A, name: "deploy-a" }, { id: KEY_B, name: "deploy-b" }] }] },
-  });
-});
-
-afterAll(async () => {
-  await emulator?.close();
-});
-
-beforeEach(async () => {
-  emulator.clearFaults();
-  await configureWith(emulator.token);
-  emulator.clearRequests();
-});
 
 describe("previewCreate", () => {
   test("knows the workspace and the key; the creation id is drawn by the create; no request", async () => {
@@ -149,7 +104,7 @@ describe("importById", () => {
   test("adopts the key assigned outside Pulumi, by workspace id, with one read", async () => {
     const { id } = await newWorkspace();
     await setKeyDirectly(id, KEY_A);
-    emulator.clearRequests();
+    fixture.emulator.clearRequests();
     expect(await assignment.importById(id, {})).toEqual({
       id,
       props: { workspaceId: id, sshKeyId: KEY_A, __assignedSshKeyId: KEY_A, __creation: expect.stringMatching(/^[0-9a-f-]{36}$/) },
@@ -161,10 +116,10 @@ describe("importById", () => {
   test("adopts it by <organization>/<workspace name>, with one read", async () => {
     const { id, name } = await newWorkspace();
     await setKeyDirectly(id, KEY_B);
-    emulator.clearRequests();
-    const imported = await assignment.importById(`${emulator.organization}/${name}`, {});
+    fixture.emulator.clearRequests();
+    const imported = await assignment.importById(`${fixture.emulator.organization}/${name}`, {});
     expect(imported).toMatchObject({ id, props: { workspaceId: id, sshKeyId: KEY_B, __assignedSshKeyId: KEY_B }, inputs: { workspaceId: id, sshKeyId: KEY_B } });
-    expect(requestsMade()).toEqual([`GET /api/v2/organizations/${emulator.organization}/workspaces/${name}`]);
+    expect(requestsMade()).toEqual([`GET /api/v2/organizations/${fixture.emulator.organization}/workspaces/${name}`]);
   });
 
   test("after import, the declared inputs check and diff as no change, and a refresh returns them unchanged", async () => {
@@ -183,7 +138,7 @@ describe("importById", () => {
     const { id } = await newWorkspace();
     await setKeyDirectly(id, KEY_A);
     const imported = await assignment.importById(id, {});
-    emulator.clearRequests();
+    fixture.emulator.clearRequests();
     await assignment.remove(id, imported?.props ?? {});
     expect(requestsMade()).toEqual([`GET /api/v2/workspaces/${id}`, `PATCH /api/v2/workspaces/${id}/relationships/ssh-key`]);
     expect(await liveKey(id)).toBeNull();
@@ -191,18 +146,18 @@ describe("importById", () => {
 
   test("a workspace without a key, or none at all, has nothing to import", async () => {
     const { id } = await newWorkspace();
-    emulator.clearRequests();
+    fixture.emulator.clearRequests();
     expect(await assignment.importById(id, {})).toBeUndefined();
     expect(requestsMade()).toEqual([`GET /api/v2/workspaces/${id}`]);
     expect(await assignment.importById("ws-doesnotexist000000", {})).toBeUndefined();
-    expect(await assignment.importById(`${emulator.organization}/no-such-workspace`, {})).toBeUndefined();
+    expect(await assignment.importById(`${fixture.emulator.organization}/no-such-workspace`, {})).toBeUndefined();
   });
 
   test("an address that serves no API fails the import, naming the address, rather than finding nothing", async () => {
-    await configureWith(emulator.token, `${emulator.url}/not-the-api`);
-    for (const importId of ["ws-abc123", `${emulator.organization}/some-workspace`]) {
+    await fixture.configureWith(undefined, { "wsbridge:address": `${fixture.emulator.url}/not-the-api` });
+    for (const importId of ["ws-abc123", `${fixture.emulator.organization}/some-workspace`]) {
       const error = await failureOf(assignment.importById(importId, {}));
-      expect(error.message).toContain(`${emulator.url}/not-the-api does not serve the API (GET /api/v2/ping answered 404), so a workspace not found there is not known to be missing`);
+      expect(error.message).toContain(`${fixture.emulator.url}/not-the-api does not serve the API (GET /api/v2/ping answered 404), so a workspace not found there is not known to be missing`);
     }
   });
 

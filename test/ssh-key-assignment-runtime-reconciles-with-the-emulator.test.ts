@@ -1,53 +1,42 @@
 // The SshKeyAssignment runtime (what the provider plugin calls) against an in-process emulator:
 // check and diff decide the preview without a request, create/read/update/delete do what the preview
 // promised with the request counts the README states, and every refusal names what to fix.
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
-import { request } from "undici";
-import { startEmulator, type RunningEmulator } from "../emulator";
 import * as runtime from "../provider/runtime";
 import { UNKNOWN } from "../provider/runtime/lifecycle";
-import { resetConfigForTests } from "../provider/runtime/config";
 import { notesKept } from "../provider/runtime/engine-log";
 import { failureOf } from "./support/failure";
+import { useRuntimeEmulator } from "./support/runtime-emulator";
 
 const KEY_A = "sshkey-runtimeaaaaaaaa01";
 const KEY_B = "sshkey-runtimebbbbbbbb02";
 const OTHER_ORG_KEY = "sshkey-otherorgcccccc03";
 
-let emulator: RunningEmulator;
+const fixture = useRuntimeEmulator({
+  emulator: {
+    fixtures: {
+      organizations: [
+        { name: "example-org", sshKeys: [{ id: KEY_A, name: "deploy-a" }, { id: KEY_B, name: "deploy-b" }] },
+        { name: "other-org", sshKeys: [{ id: OTHER_ORG_KEY, name: "theirs" }] },
+      ],
+    },
+  },
+});
+const { api, configureWith, requestsMade } = fixture;
 const assignment = runtime.sshKeyAssignment;
 
-function configureWith(token: string): Promise<void> {
-  resetConfigForTests();
-  const settings: Record<string, string> = {
-    "wsbridge:address": emulator.url, "wsbridge:token": token, "wsbridge:organization": emulator.organization,
-  };
-  return runtime.configure({ config: { get: (key: string) => settings[key] } });
-}
-
-async function api(method: string, apiPath: string, body?: unknown): Promise<{ status: number; body: { data: { id: string; relationships: Record<string, { data: { id: string } | null }> } } }> {
-  const res = await request(`${emulator.url}/api/v2${apiPath}`, {
-    method: method as "GET",
-    headers: { authorization: `Bearer ${emulator.token}`, "content-type": "application/vnd.api+json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.body.text();
-  return { status: res.statusCode, body: text ? JSON.parse(text) : undefined };
-}
+type Doc = { data: { id: string; relationships: Record<string, { data: { id: string } | null }> } };
 
 let counter = 0;
 async function newWorkspace(): Promise<string> {
   counter += 1;
-  const made = await api("POST", `/organizations/${emulator.organization}/workspaces`, { data: { type: "workspaces", attributes: { name: `ssh-runtime-${counter}` } } });
+  const made = await api<Doc>("POST", `/organizations/${fixture.emulator.organization}/workspaces`, { data: { type: "workspaces", attributes: { name: `ssh-runtime-${counter}` } } });
   expect(made.status).toBe(201);
-  return made.body.data.id;
+  return made.doc.data.id;
 }
 
 async function liveKey(workspaceId: string): Promise<string | null> {
-  const { body } = await api("GET", `/workspaces/${workspaceId}`);
-  return body.data.relationships["ssh-key"]?.data?.id ?? null;
+  const { doc } = await api<Doc>("GET", `/workspaces/${workspaceId}`);
+  return doc.data.relationships["ssh-key"]?.data?.id ?? null;
 }
 
 async function setKeyDirectly(workspaceId: string, sshKeyId: string | null): Promise<void> {
@@ -55,38 +44,7 @@ async function setKeyDirectly(workspaceId: string, sshKeyId: string | null): Pro
   expect(res.status).toBe(200);
 }
 
-/** The requests the runtime made since the last clear, as "METHOD path". */
-function requestsMade(): string[] {
-  return emulator.requests().map((r) => `${r.method} ${r.path}`);
-}
-
 const messageOf = async (p: Promise<unknown>): Promise<string> => String((await failureOf(p)).message);
-
-beforeAll(async () => {
-  for (const name of ["TFE_TOKEN", "TFE_ADDRESS", "TFE_HOSTNAME", "TFE_ORGANIZATION", "WSBRIDGE_TOKEN", "WSBRIDGE_ADDRESS", "WSBRIDGE_ORGANIZATION"]) {
-    delete process.env[name];
-  }
-  process.env.HOME = fs.mkdtempSync(path.join(os.tmpdir(), "wsbridge-home-"));
-  emulator = await startEmulator({
-    port: 0,
-    fixtures: {
-      organizations: [
-        { name: "example-org", sshKeys: [{ id: KEY_A, name: "deploy-a" }, { id: KEY_B, name: "deploy-b" }] },
-        { name: "other-org", sshKeys: [{ id: OTHER_ORG_KEY, name: "theirs" }] },
-      ],
-    },
-  });
-});
-
-afterAll(async () => {
-  await emulator?.close();
-});
-
-beforeEach(async () => {
-  emulator.clearFaults();
-  await configureWith(emulator.token);
-  emulator.clearRequests();
-});
 
 describe("check (no request)", () => {
   test("accepts a workspace id and a key id, and drops the engine's __provider", async () => {
@@ -153,7 +111,7 @@ describe("diff (no request)", () => {
 describe("create, read, update, delete", () => {
   test("create assigns with one request; the id is the workspace id", async () => {
     const ws = await newWorkspace();
-    emulator.clearRequests();
+    fixture.emulator.clearRequests();
     const created = await assignment.create({ workspaceId: ws, sshKeyId: KEY_A });
     expect(created).toEqual({ id: ws, outs: { workspaceId: ws, sshKeyId: KEY_A, __assignedSshKeyId: KEY_A, __creation: expect.stringMatching(/^[0-9a-f-]{36}$/) } });
     expect(requestsMade()).toEqual([`PATCH /api/v2/workspaces/${ws}/relationships/ssh-key`]);
@@ -163,7 +121,7 @@ describe("create, read, update, delete", () => {
   test("read is one request; unchanged, it returns the same inputs", async () => {
     const ws = await newWorkspace();
     const { outs } = await assignment.create({ workspaceId: ws, sshKeyId: KEY_A });
-    emulator.clearRequests();
+    fixture.emulator.clearRequests();
     const read = await assignment.read(ws, outs);
     expect(read).toEqual({ id: ws, props: outs, inputs: { workspaceId: ws, sshKeyId: KEY_A } });
     expect(requestsMade()).toEqual([`GET /api/v2/workspaces/${ws}`]);
@@ -193,7 +151,7 @@ describe("create, read, update, delete", () => {
   test("update assigns the new key with one request", async () => {
     const ws = await newWorkspace();
     const { outs } = await assignment.create({ workspaceId: ws, sshKeyId: KEY_A });
-    emulator.clearRequests();
+    fixture.emulator.clearRequests();
     const updated = await assignment.update(ws, outs, { workspaceId: ws, sshKeyId: KEY_B });
     expect(updated).toEqual({ outs: { workspaceId: ws, sshKeyId: KEY_B, __assignedSshKeyId: KEY_B, __creation: outs.__creation } });
     expect(requestsMade()).toEqual([`PATCH /api/v2/workspaces/${ws}/relationships/ssh-key`]);
@@ -203,7 +161,7 @@ describe("create, read, update, delete", () => {
   test("delete reads, then unassigns the key this resource assigned: two requests", async () => {
     const ws = await newWorkspace();
     const { outs } = await assignment.create({ workspaceId: ws, sshKeyId: KEY_A });
-    emulator.clearRequests();
+    fixture.emulator.clearRequests();
     await assignment.delete(ws, outs);
     expect(requestsMade()).toEqual([`GET /api/v2/workspaces/${ws}`, `PATCH /api/v2/workspaces/${ws}/relationships/ssh-key`]);
     expect(await liveKey(ws)).toBeNull();
@@ -214,7 +172,7 @@ describe("create, read, update, delete", () => {
     const { outs } = await assignment.create({ workspaceId: ws, sshKeyId: KEY_A });
     await setKeyDirectly(ws, KEY_B);
     const refreshed = await assignment.read(ws, outs);
-    emulator.clearRequests();
+    fixture.emulator.clearRequests();
     await assignment.delete(ws, refreshed.props ?? {});
     expect(requestsMade()).toEqual([`GET /api/v2/workspaces/${ws}`]);
     expect(await liveKey(ws)).toBe(KEY_B);
@@ -228,7 +186,7 @@ describe("create, read, update, delete", () => {
     const ws = await newWorkspace();
     const old = await assignment.create({ workspaceId: ws, sshKeyId: KEY_A });
     await assignment.create({ workspaceId: ws, sshKeyId: KEY_A });
-    emulator.clearRequests();
+    fixture.emulator.clearRequests();
     await assignment.delete(ws, old.outs);
     expect(requestsMade()).toEqual([`GET /api/v2/workspaces/${ws}`]);
     expect(await liveKey(ws)).toBe(KEY_A);
@@ -238,11 +196,11 @@ describe("create, read, update, delete", () => {
     const ws = await newWorkspace();
     const { outs } = await assignment.create({ workspaceId: ws, sshKeyId: KEY_A });
     await setKeyDirectly(ws, null);
-    emulator.clearRequests();
+    fixture.emulator.clearRequests();
     await assignment.delete(ws, outs);
     expect(requestsMade()).toEqual([`GET /api/v2/workspaces/${ws}`]);
     expect((await api("DELETE", `/workspaces/${ws}`)).status).toBe(204);
-    emulator.clearRequests();
+    fixture.emulator.clearRequests();
     await assignment.delete(ws, outs);
     expect(requestsMade()).toEqual([`GET /api/v2/workspaces/${ws}`]);
   });
@@ -251,11 +209,11 @@ describe("create, read, update, delete", () => {
 describe("refusals name what to fix", () => {
   test("a key that does not exist (B4 answers 404): the message names sshKeyId; one read tells it from a missing workspace", async () => {
     const ws = await newWorkspace();
-    emulator.clearRequests();
+    fixture.emulator.clearRequests();
     const message = await messageOf(assignment.create({ workspaceId: ws, sshKeyId: "sshkey-doesnotexist0000" }));
     expect(message).toContain(`sshKeyId "sshkey-doesnotexist0000" was refused`);
     expect(message).toContain("no such SSH key in the workspace's organization");
-    expect(emulator.requests().map((r) => `${r.method} ${r.status}`)).toEqual(["PATCH 404", "GET 200"]);
+    expect(fixture.emulator.requests().map((r) => `${r.method} ${r.status}`)).toEqual(["PATCH 404", "GET 200"]);
     expect(await liveKey(ws)).toBeNull();
   });
 
@@ -267,7 +225,7 @@ describe("refusals name what to fix", () => {
 
   test("a 422 from the service also names sshKeyId", async () => {
     const ws = await newWorkspace();
-    emulator.setFaults({ script: [{ match: { method: "PATCH", path: "*/relationships/ssh-key" }, status: 422 }] });
+    fixture.emulator.setFaults({ script: [{ match: { method: "PATCH", path: "*/relationships/ssh-key" }, status: 422 }] });
     const message = await messageOf(assignment.create({ workspaceId: ws, sshKeyId: KEY_A }));
     expect(message).toContain(`sshKeyId "${KEY_A}" was refused`);
   });
@@ -280,7 +238,7 @@ describe("refusals name what to fix", () => {
   test("a read-only token: the message says admin access on the workspace is missing, at create, update and delete", async () => {
     const ws = await newWorkspace();
     const { outs } = await assignment.create({ workspaceId: ws, sshKeyId: KEY_A });
-    await configureWith(emulator.issueToken({ kind: "team", access: "read" }));
+    await configureWith(fixture.emulator.issueToken({ kind: "team", access: "read" }));
     for (const attempt of [
       () => assignment.create({ workspaceId: ws, sshKeyId: KEY_B }),
       () => assignment.update(ws, outs, { workspaceId: ws, sshKeyId: KEY_B }),
@@ -295,12 +253,12 @@ describe("refusals name what to fix", () => {
 
   test("a 403 from the service is the same permission message", async () => {
     const ws = await newWorkspace();
-    emulator.setFaults({ script: [{ match: { method: "PATCH", path: "*/relationships/ssh-key" }, status: 403 }] });
+    fixture.emulator.setFaults({ script: [{ match: { method: "PATCH", path: "*/relationships/ssh-key" }, status: 403 }] });
     expect(await messageOf(assignment.create({ workspaceId: ws, sshKeyId: KEY_A }))).toContain("it needs admin access on the workspace");
   });
 
   test("no message holds the token", async () => {
     const message = await messageOf(assignment.create({ workspaceId: "ws-doesnotexist000000", sshKeyId: KEY_A }));
-    expect(message).not.toContain(emulator.token);
+    expect(message).not.toContain(fixture.emulator.token);
   });
 });

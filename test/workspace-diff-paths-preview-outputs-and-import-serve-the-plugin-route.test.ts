@@ -2,21 +2,28 @@
 // in-process emulator: diff names each change as a property path, a preview plans the apply's outputs
 // without a request (known only where the apply is certain, proved by applying it), and an import
 // returns the inputs that reproduce the workspace, so declaring them previews no change.
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
-import { startEmulator, type RunningEmulator } from "../emulator";
 import * as runtime from "../provider/runtime";
 import { UNKNOWN, type Props } from "../provider/runtime/lifecycle";
-import { resetConfigForTests } from "../provider/runtime/config";
 import { ownerUrl } from "../provider/runtime/ownership";
 import { failureOf } from "./support/failure";
+import { useRuntimeEmulator } from "./support/runtime-emulator";
 
 const workspace = runtime.workspace;
 const OAUTH_TOKEN = "ot-pluginroute00000001";
 const owner = (name: string): string => ownerUrl({ project: "proj", stack: "dev", kind: "Workspace", name });
 
-let emulator: RunningEmulator;
+const fixture = useRuntimeEmulator({
+  emulator: {
+    fixtures: {
+      organizations: [{
+        name: "example-org",
+        projects: [{ name: "Platform", id: "prj-platform000000001", tagBindings: [{ key: "cost-center", value: "42" }] }],
+        oauthClients: [{ name: "github", serviceProvider: "github", oauthTokenId: OAUTH_TOKEN }],
+      }],
+    },
+  },
+});
+
 let counter = 0;
 const uniqueName = (prefix: string): string => `${prefix}-${++counter}`;
 
@@ -31,45 +38,6 @@ function expectKnownOutputsToMatch(planned: Props, applied: Props): void {
   const known = Object.keys(planned).filter((key) => planned[key] !== UNKNOWN && !JSON.stringify(planned[key]).includes(UNKNOWN));
   expect(Object.fromEntries(known.map((key) => [key, planned[key]]))).toEqual(Object.fromEntries(known.map((key) => [key, applied[key]])));
 }
-
-async function api(method: string, apiPath: string, body?: unknown): Promise<number> {
-  const res = await fetch(`${emulator.url}/api/v2${apiPath}`, {
-    method,
-    headers: { authorization: `Bearer ${emulator.token}`, "content-type": "application/vnd.api+json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return res.status;
-}
-
-beforeAll(async () => {
-  for (const name of ["TFE_TOKEN", "TFE_ADDRESS", "TFE_HOSTNAME", "TFE_ORGANIZATION", "WSBRIDGE_TOKEN", "WSBRIDGE_ADDRESS", "WSBRIDGE_ORGANIZATION"]) {
-    delete process.env[name];
-  }
-  process.env.HOME = fs.mkdtempSync(path.join(os.tmpdir(), "wsbridge-home-"));
-  emulator = await startEmulator({
-    port: 0,
-    fixtures: {
-      organizations: [{
-        name: "example-org",
-        projects: [{ name: "Platform", id: "prj-platform000000001", tagBindings: [{ key: "cost-center", value: "42" }] }],
-        oauthClients: [{ name: "github", serviceProvider: "github", oauthTokenId: OAUTH_TOKEN }],
-      }],
-    },
-  });
-});
-
-afterAll(async () => {
-  await emulator?.close();
-});
-
-beforeEach(async () => {
-  resetConfigForTests();
-  const settings: Record<string, string> = {
-    "wsbridge:address": emulator.url, "wsbridge:token": emulator.token, "wsbridge:organization": emulator.organization,
-  };
-  await runtime.configure({ config: { get: (key: string) => settings[key] } });
-  emulator.clearRequests();
-});
 
 describe("diff names each change as a property path", () => {
   const olds = {
@@ -102,7 +70,7 @@ describe("diff names each change as a property path", () => {
     const outcome = await workspace.diff("ws-1", olds, news);
     expect(outcome.changes).toBe(true);
     expect(outcome.detailedDiff).toEqual(paths);
-    expect(emulator.requests()).toEqual([]);
+    expect(fixture.emulator.requests()).toEqual([]);
   });
 
   test("nothing changed: no path", async () => {
@@ -115,10 +83,10 @@ describe("a preview plans the apply's outputs without a request", () => {
     const name = uniqueName("planned");
     const inputs = { name, organization: "example-org", description: "made here", autoApply: true, tagNames: ["b", "a"], __owner: owner(name) };
     const planned = flat(await workspace.previewCreate(inputs));
-    expect(emulator.requests()).toEqual([]);
+    expect(fixture.emulator.requests()).toEqual([]);
     expect(planned).toMatchObject({
       name, organization: "example-org", description: "made here", autoApply: true, tagNames: ["a", "b"],
-      htmlUrl: `${emulator.url}/app/example-org/workspaces/${name}`, sourceName: "pulumi-wsbridge",
+      htmlUrl: `${fixture.emulator.url}/app/example-org/workspaces/${name}`, sourceName: "pulumi-wsbridge",
       sourceUrl: "https://www.npmjs.com/package/pulumi-wsbridge", vcsRepo: null, forceDelete: false,
     });
     for (const key of ["workspaceId", "apiUrl", "createdAt", "updatedAt", "projectId", "executionMode", "effectiveTagBindings", "permissions"]) {
@@ -132,10 +100,10 @@ describe("a preview plans the apply's outputs without a request", () => {
     const name = uniqueName("described");
     const inputs = { name, organization: "example-org", description: "one", projectId: "prj-platform000000001", tagBindings: { team: "red" } };
     const created = await workspace.create(inputs);
-    emulator.clearRequests();
+    fixture.emulator.clearRequests();
     const news = { ...inputs, description: "two" };
     const planned = flat(await workspace.previewUpdate(created.id, created.outs, news));
-    expect(emulator.requests()).toEqual([]);
+    expect(fixture.emulator.requests()).toEqual([]);
     const before = flat(created.outs);
     expect(planned).toMatchObject({
       description: "two", htmlUrl: before.htmlUrl, projectId: "prj-platform000000001", apiUrl: before.apiUrl,
@@ -165,7 +133,7 @@ describe("a preview plans the apply's outputs without a request", () => {
     const created = await workspace.create({ name, organization: "example-org", tagNames: ["a"] });
     const renamed = { name: `${name}-new`, organization: "example-org", tagNames: ["a"] };
     const plannedRename = flat(await workspace.previewUpdate(created.id, created.outs, renamed));
-    expect(plannedRename.htmlUrl).toBe(`${emulator.url}/app/example-org/workspaces/${name}-new`);
+    expect(plannedRename.htmlUrl).toBe(`${fixture.emulator.url}/app/example-org/workspaces/${name}-new`);
     const afterRename = await workspace.update(created.id, created.outs, renamed);
     expectKnownOutputsToMatch(plannedRename, flat(afterRename.outs));
     const retagged = { ...renamed, tagNames: ["a", "b"] };
@@ -197,9 +165,9 @@ describe("import returns the inputs that reproduce the workspace", () => {
     "by %s: check passes, diff finds no change, refresh returns the same inputs",
     async (_what, importIdOf) => {
       const made = await richWorkspace();
-      emulator.clearRequests();
+      fixture.emulator.clearRequests();
       const imported = await workspace.importById(importIdOf(made), {});
-      expect(emulator.requests().map((r) => r.method)).toEqual(["GET"]);
+      expect(fixture.emulator.requests().map((r) => r.method)).toEqual(["GET"]);
       expect(imported?.id).toBe(made.id);
       expect(imported?.inputs).toEqual({
         name: made.name, organization: "example-org", description: "made outside", autoApply: true, executionMode: "local",
@@ -227,15 +195,15 @@ describe("import returns the inputs that reproduce the workspace", () => {
   test("a malformed id names the accepted forms, without a request", async () => {
     const error = await failureOf(workspace.importById("net prod", {}));
     expect(error.message).toBe('Workspace: cannot import "net prod": an import id is "ws-<id>" (the workspace id) or "<organization>/<workspace name>".');
-    expect(emulator.requests()).toEqual([]);
+    expect(fixture.emulator.requests()).toEqual([]);
   });
 
   test("the imported workspace is destroyed with a safe delete, as one the resource created", async () => {
     const made = await richWorkspace();
     const imported = await workspace.importById(made.id, {});
-    emulator.clearRequests();
+    fixture.emulator.clearRequests();
     await workspace.delete(made.id, imported?.props ?? {});
-    expect(emulator.requests().map((r) => `${r.method} ${r.path}`)).toEqual([`POST /api/v2/workspaces/${made.id}/actions/safe-delete`]);
-    expect(await api("GET", `/workspaces/${made.id}`)).toBe(404);
+    expect(fixture.emulator.requests().map((r) => `${r.method} ${r.path}`)).toEqual([`POST /api/v2/workspaces/${made.id}/actions/safe-delete`]);
+    expect((await fixture.api("GET", `/workspaces/${made.id}`)).status).toBe(404);
   });
 });

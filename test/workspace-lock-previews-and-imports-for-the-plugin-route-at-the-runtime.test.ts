@@ -2,44 +2,21 @@
 // in-process emulator: the outputs a create or an update will have (known exactly where the apply will
 // certainly produce them, UNKNOWN elsewhere, without a request), and the adoption of a lock by import
 // id, after which the program's declaration shows no change and destroy unlocks as for a created lock.
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
-import { request } from "undici";
-import { startEmulator, type RunningEmulator } from "../emulator";
-import * as runtime from "../provider/runtime";
 import { isUnknown, UNKNOWN, type Props } from "../provider/runtime/lifecycle";
-import { resetConfigForTests } from "../provider/runtime/config";
 import * as lockKind from "../provider/runtime/kinds/workspace-lock";
 import { failureOf } from "./support/failure";
+import { useRuntimeEmulator } from "./support/runtime-emulator";
 
-let emulator: RunningEmulator;
-
-function configureWith(token: string, address = emulator.url): Promise<void> {
-  resetConfigForTests();
-  const settings: Record<string, string> = {
-    "wsbridge:address": address, "wsbridge:token": token, "wsbridge:organization": emulator.organization,
-  };
-  return runtime.configure({ config: { get: (key: string) => settings[key] } });
-}
+const fixture = useRuntimeEmulator();
+const { api, configureWith } = fixture;
 
 type Doc = { data: { id: string; attributes: Record<string, unknown>; relationships: Record<string, { data?: { id: string; type: string } | null }> } };
-
-async function api(method: string, apiPath: string, body?: unknown, token = emulator.token): Promise<{ status: number; doc: Doc }> {
-  const res = await request(`${emulator.url}/api/v2${apiPath}`, {
-    method: method as "GET",
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/vnd.api+json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.body.text();
-  return { status: res.statusCode, doc: (text ? JSON.parse(text) : {}) as Doc };
-}
 
 let counter = 0;
 async function newWorkspace(): Promise<{ id: string; name: string }> {
   counter += 1;
   const name = `lock-import-${counter}`;
-  const { status, doc } = await api("POST", `/organizations/${emulator.organization}/workspaces`, {
+  const { status, doc } = await api<Doc>("POST", `/organizations/${fixture.emulator.organization}/workspaces`, {
     data: { type: "workspaces", attributes: { name } },
   });
   expect(status).toBe(201);
@@ -47,8 +24,8 @@ async function newWorkspace(): Promise<{ id: string; name: string }> {
 }
 
 /** Locks the workspace outside Pulumi, as `token`'s identity; returns the holder the service names. */
-async function lockDirectly(id: string, reason: string | undefined, token = emulator.token): Promise<{ id: string; type: string }> {
-  const res = await api("POST", `/workspaces/${id}/actions/lock`, reason === undefined ? undefined : { reason }, token);
+async function lockDirectly(id: string, reason: string | undefined, token?: string): Promise<{ id: string; type: string }> {
+  const res = await api<Doc>("POST", `/workspaces/${id}/actions/lock`, reason === undefined ? undefined : { reason }, token);
   expect(res.status).toBe(200);
   const holder = res.doc.data.relationships["locked-by"]?.data;
   if (holder == null) throw new Error("the lock's answer names no holder");
@@ -56,11 +33,11 @@ async function lockDirectly(id: string, reason: string | undefined, token = emul
 }
 
 async function isLocked(id: string): Promise<unknown> {
-  return (await api("GET", `/workspaces/${id}`)).doc.data.attributes["locked"];
+  return (await api<Doc>("GET", `/workspaces/${id}`)).doc.data.attributes["locked"];
 }
 
 /** The requests since the last clear, as `METHOD /path` without the `/api/v2` prefix. */
-const requests = (): string[] => emulator.requests().map((r) => `${r.method} ${r.path.replace("/api/v2", "")}`);
+const requests = (): string[] => fixture.requestsMade((p) => p.replace("/api/v2", ""));
 
 /** The keys a preview leaves UNKNOWN, and the known part, which the real outputs must hold exactly. */
 function splitPreview(preview: Props): { unknown: string[]; known: Props } {
@@ -72,24 +49,6 @@ function splitPreview(preview: Props): { unknown: string[]; known: Props } {
 function pick(outs: Props, keys: string[]): Props {
   return Object.fromEntries(keys.map((k) => [k, outs[k]]));
 }
-
-beforeAll(async () => {
-  for (const name of ["TFE_TOKEN", "TFE_ADDRESS", "TFE_HOSTNAME", "TFE_ORGANIZATION", "WSBRIDGE_TOKEN", "WSBRIDGE_ADDRESS", "WSBRIDGE_ORGANIZATION"]) {
-    delete process.env[name];
-  }
-  process.env.HOME = fs.mkdtempSync(path.join(os.tmpdir(), "wsbridge-home-"));
-  emulator = await startEmulator({ port: 0 });
-});
-
-afterAll(async () => {
-  await emulator?.close();
-});
-
-beforeEach(async () => {
-  emulator.clearFaults();
-  await configureWith(emulator.token);
-  emulator.clearRequests();
-});
 
 describe("previewCreate", () => {
   test("knows the declared inputs, a held lock with the declared reason; the holder is unknown; no request", async () => {
@@ -168,7 +127,7 @@ describe("importById", () => {
   test("adopts a lock taken outside Pulumi, by workspace id, with one read", async () => {
     const { id } = await newWorkspace();
     const holder = await lockDirectly(id, "maintenance");
-    emulator.clearRequests();
+    fixture.emulator.clearRequests();
     const imported = await lockKind.importById(id, {});
     expect(requests()).toEqual([`GET /workspaces/${id}`]);
     expect(imported).toEqual({
@@ -185,9 +144,9 @@ describe("importById", () => {
     const { id, name } = await newWorkspace();
     await lockDirectly(id, "maintenance");
     const byId = await lockKind.importById(id, {});
-    emulator.clearRequests();
-    expect(await lockKind.importById(`${emulator.organization}/${name}`, {})).toEqual(byId);
-    expect(requests()).toEqual([`GET /organizations/${emulator.organization}/workspaces/${name}`]);
+    fixture.emulator.clearRequests();
+    expect(await lockKind.importById(`${fixture.emulator.organization}/${name}`, {})).toEqual(byId);
+    expect(requests()).toEqual([`GET /organizations/${fixture.emulator.organization}/workspaces/${name}`]);
   });
 
   test("after import, the declared inputs check and diff as no change, and a refresh returns them unchanged", async () => {
@@ -217,7 +176,7 @@ describe("importById", () => {
     const { id } = await newWorkspace();
     await lockDirectly(id, "maintenance");
     const imported = await lockKind.importById(id, {});
-    emulator.clearRequests();
+    fixture.emulator.clearRequests();
     await lockKind.remove(id, imported?.props ?? {});
     expect(requests()).toEqual([`GET /workspaces/${id}`, `POST /workspaces/${id}/actions/unlock`]);
     expect(await isLocked(id)).toBe(false);
@@ -225,11 +184,11 @@ describe("importById", () => {
 
   test("a team's lock is adopted with the team as its holder; destroy with another identity is refused as for a created one", async () => {
     const { id } = await newWorkspace();
-    const teamToken = emulator.issueToken({ kind: "team", access: "lock" });
+    const teamToken = fixture.emulator.issueToken({ kind: "team", access: "lock" });
     const team = await lockDirectly(id, "theirs", teamToken);
     const imported = await lockKind.importById(id, {});
     expect(imported?.props).toMatchObject({ lockedByKind: "teams", heldByThisResource: true, __takenBy: team });
-    await configureWith(emulator.issueToken({ kind: "user", access: "lock" }));
+    await configureWith(fixture.emulator.issueToken({ kind: "user", access: "lock" }));
     expect((await failureOf(lockKind.remove(id, imported?.props ?? {}))).message).toContain(`this resource's lock was taken by team ${team.id}`);
     expect(await isLocked(id)).toBe(true);
     await configureWith(teamToken);
@@ -239,16 +198,16 @@ describe("importById", () => {
 
   test("an unlocked workspace, or none at all, has nothing to import", async () => {
     const { id } = await newWorkspace();
-    emulator.clearRequests();
+    fixture.emulator.clearRequests();
     expect(await lockKind.importById(id, {})).toBeUndefined();
     expect(requests()).toEqual([`GET /workspaces/${id}`]);
     expect(await lockKind.importById("ws-doesnotexist000000", {})).toBeUndefined();
-    expect(await lockKind.importById(`${emulator.organization}/no-such-workspace`, {})).toBeUndefined();
+    expect(await lockKind.importById(`${fixture.emulator.organization}/no-such-workspace`, {})).toBeUndefined();
   });
 
   test("a run's lock is refused, naming the run", async () => {
     const { id } = await newWorkspace();
-    const run = await api("POST", "/runs", {
+    const run = await api<Doc>("POST", "/runs", {
       data: { type: "runs", attributes: { status: "applying", "lock-workspace": true }, relationships: { workspace: { data: { type: "workspaces", id } } } },
     });
     expect(run.status).toBe(201);
@@ -257,10 +216,10 @@ describe("importById", () => {
   });
 
   test("an address that serves no API fails the import, naming the address, rather than finding nothing", async () => {
-    await configureWith(emulator.token, `${emulator.url}/not-the-api`);
-    for (const importId of ["ws-abc123", `${emulator.organization}/some-workspace`]) {
+    await configureWith(undefined, { "wsbridge:address": `${fixture.emulator.url}/not-the-api` });
+    for (const importId of ["ws-abc123", `${fixture.emulator.organization}/some-workspace`]) {
       const error = await failureOf(lockKind.importById(importId, {}));
-      expect(error.message).toContain(`${emulator.url}/not-the-api does not serve the API (GET /api/v2/ping answered 404), so a workspace not found there is not known to be missing`);
+      expect(error.message).toContain(`${fixture.emulator.url}/not-the-api does not serve the API (GET /api/v2/ping answered 404), so a workspace not found there is not known to be missing`);
     }
   });
 

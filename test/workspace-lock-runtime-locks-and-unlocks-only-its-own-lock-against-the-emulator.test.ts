@@ -1,44 +1,22 @@
 // The WorkspaceLock runtime (what the provider plugin calls) against an in-process emulator: check and
 // diff decide the preview without requests; create, read, update and delete make exactly the
 // requests the README counts, and never touch a lock that is not the resource's own.
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
-import { request } from "undici";
-import { startEmulator, type RunningEmulator } from "../emulator";
 import * as runtime from "../provider/runtime";
 import { UNKNOWN } from "../provider/runtime/lifecycle";
-import { resetConfigForTests } from "../provider/runtime/config";
 import type { WorkspaceLockOutputs } from "../provider/runtime/kinds/workspace-lock";
 import { failureOf } from "./support/failure";
+import { useRuntimeEmulator } from "./support/runtime-emulator";
 
-let emulator: RunningEmulator;
+const fixture = useRuntimeEmulator();
+const { api, configureWith } = fixture;
 const lock = runtime.workspaceLock;
 
-function configureWith(token: string, extra: Record<string, string> = {}): Promise<void> {
-  resetConfigForTests();
-  const settings: Record<string, string> = {
-    "wsbridge:address": emulator.url, "wsbridge:token": token, "wsbridge:organization": emulator.organization, ...extra,
-  };
-  return runtime.configure({ config: { get: (key: string) => settings[key] } });
-}
-
 type Doc = { data: { id: string; attributes: Record<string, unknown>; relationships: Record<string, { data?: { id: string; type: string } | null }> } };
-
-async function api(method: string, path: string, body?: unknown, token = emulator.token): Promise<{ status: number; doc: Doc }> {
-  const res = await request(`${emulator.url}/api/v2${path}`, {
-    method: method as "GET",
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/vnd.api+json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.body.text();
-  return { status: res.statusCode, doc: (text ? JSON.parse(text) : {}) as Doc };
-}
 
 let counter = 0;
 async function newWorkspace(): Promise<string> {
   counter += 1;
-  const { status, doc } = await api("POST", `/organizations/${emulator.organization}/workspaces`, {
+  const { status, doc } = await api<Doc>("POST", `/organizations/${fixture.emulator.organization}/workspaces`, {
     data: { type: "workspaces", attributes: { name: `lock-subject-${counter}` } },
   });
   expect(status).toBe(201);
@@ -46,34 +24,17 @@ async function newWorkspace(): Promise<string> {
 }
 
 async function lockState(id: string): Promise<{ locked: unknown; reason: unknown; by: { id: string; type: string } | null | undefined }> {
-  const { doc } = await api("GET", `/workspaces/${id}`);
+  const { doc } = await api<Doc>("GET", `/workspaces/${id}`);
   return { locked: doc.data.attributes["locked"], reason: doc.data.attributes["locked-reason"], by: doc.data.relationships["locked-by"]?.data };
 }
 
 /** The requests since the last clear, as `METHOD /path` without the `/api/v2` prefix. */
-const requests = (): string[] => emulator.requests().map((r) => `${r.method} ${r.path.replace("/api/v2", "")}`);
+const requests = (): string[] => fixture.requestsMade((p) => p.replace("/api/v2", ""));
 const message = async (p: Promise<unknown>): Promise<string> => (await failureOf(p)).message;
-
-beforeAll(async () => {
-  for (const name of ["TFE_TOKEN", "TFE_ADDRESS", "TFE_HOSTNAME", "TFE_ORGANIZATION", "WSBRIDGE_TOKEN", "WSBRIDGE_ADDRESS", "WSBRIDGE_ORGANIZATION"]) {
-    delete process.env[name];
-  }
-  process.env.HOME = fs.mkdtempSync(path.join(os.tmpdir(), "wsbridge-home-"));
-  emulator = await startEmulator({ port: 0 });
-});
-
-afterAll(async () => {
-  await emulator?.close();
-});
-
-beforeEach(async () => {
-  emulator.clearFaults();
-  await configureWith(emulator.token);
-});
 
 describe("check (no request)", () => {
   test("accepts a valid declaration and an unknown workspace id during preview", async () => {
-    emulator.clearRequests();
+    fixture.emulator.clearRequests();
     expect(await lock.check({}, { workspaceId: "ws-abc123", reason: "freeze", forceUnlockOnDestroy: true, __provider: "x" }))
       .toEqual({ inputs: { workspaceId: "ws-abc123", reason: "freeze", forceUnlockOnDestroy: true }, failures: [] });
     expect((await lock.check({}, { workspaceId: UNKNOWN, reason: UNKNOWN })).failures).toEqual([]);
@@ -93,7 +54,7 @@ describe("check (no request)", () => {
     ["a misspelt property", { workspaceId: "ws-a1", reasons: "x" }, "reasons", "is not a property of WorkspaceLock"],
   ];
   test.each(BAD)("%s is refused, naming the property and the rule", async (_what, inputs, property, rule) => {
-    emulator.clearRequests();
+    fixture.emulator.clearRequests();
     const { failures } = await lock.check({}, inputs);
     expect(failures).toEqual([{ property, reason: expect.stringContaining(rule) }]);
     expect(requests()).toEqual([]);
@@ -155,7 +116,7 @@ describe("diff (no request)", () => {
       .toEqual({ changes: true, replaces: ["locked"], deleteBeforeReplace: true, detailedDiff: [{ path: "locked", kind: "update", replace: true }] });
   });
   test("sends no request", async () => {
-    emulator.clearRequests();
+    fixture.emulator.clearRequests();
     await lock.diff("ws-a1", olds, { workspaceId: "ws-b2", reason: "other", forceUnlockOnDestroy: true });
     expect(requests()).toEqual([]);
   });
@@ -164,7 +125,7 @@ describe("diff (no request)", () => {
 describe("create", () => {
   test("locks with the reason in two requests (a read, the lock) and reports the holder", async () => {
     const id = await newWorkspace();
-    emulator.clearRequests();
+    fixture.emulator.clearRequests();
     const { id: resourceId, outs } = await lock.create({ workspaceId: id, reason: "change freeze" });
     expect(requests()).toEqual([`GET /workspaces/${id}`, `POST /workspaces/${id}/actions/lock`]);
     expect(resourceId).toBe(id);
@@ -179,11 +140,11 @@ describe("create", () => {
 
   test("a workspace someone else locked fails naming the holder, with no lock request", async () => {
     const id = await newWorkspace();
-    const team = emulator.issueToken({ kind: "team", access: "lock" });
-    const theirs = await api("POST", `/workspaces/${id}/actions/lock`, { reason: "their maintenance" }, team);
+    const team = fixture.emulator.issueToken({ kind: "team", access: "lock" });
+    const theirs = await api<Doc>("POST", `/workspaces/${id}/actions/lock`, { reason: "their maintenance" }, team);
     const teamId = theirs.doc.data.relationships["locked-by"]?.data?.id ?? "";
     expect(teamId).toMatch(/^team-/);
-    emulator.clearRequests();
+    fixture.emulator.clearRequests();
     const text = await message(lock.create({ workspaceId: id, reason: "freeze" }));
     expect(text).toContain(`already locked by team ${teamId} (reason: "their maintenance")`);
     expect(text).toContain("never takes over a lock it did not take");
@@ -193,7 +154,7 @@ describe("create", () => {
 
   test("the same reason held by another identity is not adopted; the message says how to release one's own", async () => {
     const id = await newWorkspace();
-    const team = emulator.issueToken({ kind: "team", access: "lock" });
+    const team = fixture.emulator.issueToken({ kind: "team", access: "lock" });
     expect((await api("POST", `/workspaces/${id}/actions/lock`, { reason: "freeze" }, team)).status).toBe(200);
     const text = await message(lock.create({ workspaceId: id, reason: "freeze" }));
     expect(text).toContain("already locked by team");
@@ -203,8 +164,8 @@ describe("create", () => {
 
   test("a read-only token is told it needs the Lock/unlock permission, with no lock request", async () => {
     const id = await newWorkspace();
-    await configureWith(emulator.issueToken({ kind: "team", access: "read" }));
-    emulator.clearRequests();
+    await configureWith(fixture.emulator.issueToken({ kind: "team", access: "read" }));
+    fixture.emulator.clearRequests();
     const text = await message(lock.create({ workspaceId: id }));
     expect(text).toContain('needs the "Lock/unlock" permission');
     expect(requests()).toEqual([`GET /workspaces/${id}`]);
@@ -213,14 +174,14 @@ describe("create", () => {
   test("a token that cannot see the workspace is told so", async () => {
     const id = await newWorkspace();
     const other = await newWorkspace();
-    await configureWith(emulator.issueToken({ kind: "team", access: "lock", workspaces: [other] }));
+    await configureWith(fixture.emulator.issueToken({ kind: "team", access: "lock", workspaces: [other] }));
     expect(await message(lock.create({ workspaceId: id }))).toContain(`workspace ${id} does not exist, or the token may not see it`);
   });
 
   test("a lock whose answer was lost is found by a read and kept (three requests)", async () => {
     const id = await newWorkspace();
-    emulator.setFaults({ script: [{ match: { method: "POST", path: `/api/v2/workspaces/${id}/actions/lock` }, drop: "after" }] });
-    emulator.clearRequests();
+    fixture.emulator.setFaults({ script: [{ match: { method: "POST", path: `/api/v2/workspaces/${id}/actions/lock` }, drop: "after" }] });
+    fixture.emulator.clearRequests();
     const { outs } = await lock.create({ workspaceId: id, reason: "freeze" });
     expect(requests()).toEqual([`GET /workspaces/${id}`, `POST /workspaces/${id}/actions/lock`, `GET /workspaces/${id}`]);
     expect(outs).toMatchObject({ locked: true, lockedReason: "freeze", heldByThisResource: true, lockedByKind: "users" });
@@ -228,8 +189,8 @@ describe("create", () => {
 
   test("a lock request lost before it was applied is sent once more", async () => {
     const id = await newWorkspace();
-    emulator.setFaults({ script: [{ match: { method: "POST", path: `/api/v2/workspaces/${id}/actions/lock` }, drop: "before" }] });
-    emulator.clearRequests();
+    fixture.emulator.setFaults({ script: [{ match: { method: "POST", path: `/api/v2/workspaces/${id}/actions/lock` }, drop: "before" }] });
+    fixture.emulator.clearRequests();
     const { outs } = await lock.create({ workspaceId: id, reason: "freeze" });
     expect(requests().filter((r) => r.startsWith("POST"))).toEqual([`POST /workspaces/${id}/actions/lock`, `POST /workspaces/${id}/actions/lock`]);
     expect(outs.heldByThisResource).toBe(true);
@@ -245,7 +206,7 @@ describe("read, update, delete", () => {
 
   test("refresh of a lock still held is one read with unchanged inputs", async () => {
     const { id, outs } = await created();
-    emulator.clearRequests();
+    fixture.emulator.clearRequests();
     const result = await lock.read(id, outs);
     expect(requests()).toEqual([`GET /workspaces/${id}`]);
     expect(result).toEqual({ id, props: outs, inputs: { workspaceId: id, reason: "freeze" } });
@@ -260,8 +221,8 @@ describe("read, update, delete", () => {
   test("refresh after someone else locked it: kept, naming the other holder, not adopted", async () => {
     const { id, outs } = await created();
     expect((await api("POST", `/workspaces/${id}/actions/unlock`)).status).toBe(200);
-    const team = emulator.issueToken({ kind: "team", access: "lock" });
-    const theirs = await api("POST", `/workspaces/${id}/actions/lock`, { reason: "theirs" }, team);
+    const team = fixture.emulator.issueToken({ kind: "team", access: "lock" });
+    const theirs = await api<Doc>("POST", `/workspaces/${id}/actions/lock`, { reason: "theirs" }, team);
     const result = await lock.read(id, outs);
     expect(result.props).toMatchObject({
       locked: true, lockedReason: "theirs", lockedByKind: "teams", lockedById: theirs.doc.data.relationships["locked-by"]?.data?.id,
@@ -269,7 +230,7 @@ describe("read, update, delete", () => {
     });
     expect(result.inputs).toEqual({ workspaceId: id, reason: "freeze" });
     // Destroy leaves their lock alone: one read, no unlock.
-    emulator.clearRequests();
+    fixture.emulator.clearRequests();
     await lock.delete(id, result.props ?? {});
     expect(requests()).toEqual([`GET /workspaces/${id}`]);
     expect((await lockState(id)).by?.type).toBe("teams");
@@ -284,7 +245,7 @@ describe("read, update, delete", () => {
 
   test("update of forceUnlockOnDestroy sends nothing", async () => {
     const { id, outs } = await created();
-    emulator.clearRequests();
+    fixture.emulator.clearRequests();
     const { outs: next } = await lock.update(id, outs, { workspaceId: id, reason: "freeze", forceUnlockOnDestroy: true });
     expect(requests()).toEqual([]);
     expect(next).toEqual({ ...outs, forceUnlockOnDestroy: true, __declaredInputs: ["reason", "forceUnlockOnDestroy"] });
@@ -292,7 +253,7 @@ describe("read, update, delete", () => {
 
   test("delete unlocks in two requests (a read, the unlock)", async () => {
     const { id, outs } = await created();
-    emulator.clearRequests();
+    fixture.emulator.clearRequests();
     await lock.delete(id, outs);
     expect(requests()).toEqual([`GET /workspaces/${id}`, `POST /workspaces/${id}/actions/unlock`]);
     expect((await lockState(id)).locked).toBe(false);
@@ -300,50 +261,50 @@ describe("read, update, delete", () => {
 
   test("delete retries the unlock's 503 and then succeeds", async () => {
     const { id, outs } = await created();
-    emulator.setFaults({ script: [{ match: { method: "POST", path: `/api/v2/workspaces/${id}/actions/unlock` }, status: 503, times: 2 }] });
-    emulator.clearRequests();
+    fixture.emulator.setFaults({ script: [{ match: { method: "POST", path: `/api/v2/workspaces/${id}/actions/unlock` }, status: 503, times: 2 }] });
+    fixture.emulator.clearRequests();
     await lock.delete(id, outs);
-    expect(emulator.requests().filter((r) => r.method === "POST").map((r) => r.status)).toEqual([503, 503, 200]);
+    expect(fixture.emulator.requests().filter((r) => r.method === "POST").map((r) => r.status)).toEqual([503, 503, 200]);
     expect((await lockState(id)).locked).toBe(false);
   });
 
   test("a 503 that outlasts wsbridge:unlockRetryPeriodMs fails clearly and leaves the lock", async () => {
     const { id, outs } = await created();
-    await configureWith(emulator.token, { "wsbridge:unlockRetryPeriodMs": "600" });
-    emulator.setFaults({ script: [{ match: { method: "POST", path: `/api/v2/workspaces/${id}/actions/unlock` }, status: 503, times: 50 }] });
+    await configureWith(undefined, { "wsbridge:unlockRetryPeriodMs": "600" });
+    fixture.emulator.setFaults({ script: [{ match: { method: "POST", path: `/api/v2/workspaces/${id}/actions/unlock` }, status: 503, times: 50 }] });
     const text = await message(lock.delete(id, outs));
     expect(text).toContain("kept refusing the unlock with 503");
     expect(text).toContain("not finalized yet");
     expect(text).toContain("wsbridge:unlockRetryPeriodMs");
-    emulator.clearFaults();
+    fixture.emulator.clearFaults();
     expect((await lockState(id)).locked).toBe(true);
-    await configureWith(emulator.token);
+    await configureWith();
     await lock.delete(id, outs);
   });
 
   test("a lock taken by one identity is not unlocked by another token: the message names forceUnlockOnDestroy", async () => {
-    const teamToken = emulator.issueToken({ kind: "team", access: "lock" });
+    const teamToken = fixture.emulator.issueToken({ kind: "team", access: "lock" });
     await configureWith(teamToken);
     const { id, outs } = await created();
     expect(outs.lockedByKind).toBe("teams");
-    await configureWith(emulator.issueToken({ kind: "user", access: "lock" }));
+    await configureWith(fixture.emulator.issueToken({ kind: "user", access: "lock" }));
     const text = await message(lock.delete(id, outs));
     expect(text).toContain(`this resource's lock was taken by team ${outs.lockedById}`);
     expect(text).toContain("forceUnlockOnDestroy: true");
     expect((await lockState(id)).locked).toBe(true);
     // An admin's token with forceUnlockOnDestroy releases it (one read, one force-unlock).
-    await configureWith(emulator.token);
-    emulator.clearRequests();
+    await configureWith();
+    fixture.emulator.clearRequests();
     await lock.delete(id, { ...outs, forceUnlockOnDestroy: true });
     expect(requests()).toEqual([`GET /workspaces/${id}`, `POST /workspaces/${id}/actions/force-unlock`]);
     expect((await lockState(id)).locked).toBe(false);
   });
 
   test("force-unlock without admin access is refused before any request, naming admin", async () => {
-    const teamToken = emulator.issueToken({ kind: "team", access: "lock" });
+    const teamToken = fixture.emulator.issueToken({ kind: "team", access: "lock" });
     await configureWith(teamToken);
     const { id, outs } = await created("freeze", { forceUnlockOnDestroy: true });
-    emulator.clearRequests();
+    fixture.emulator.clearRequests();
     const text = await message(lock.delete(id, outs));
     expect(text).toContain("force-unlock needs admin access on the workspace");
     expect(requests()).toEqual([`GET /workspaces/${id}`]);
@@ -354,7 +315,7 @@ describe("read, update, delete", () => {
   test("delete of an unlocked or deleted workspace is done after one read", async () => {
     const { id, outs } = await created();
     expect((await api("POST", `/workspaces/${id}/actions/unlock`)).status).toBe(200);
-    emulator.clearRequests();
+    fixture.emulator.clearRequests();
     await lock.delete(id, outs);
     expect(requests()).toEqual([`GET /workspaces/${id}`]);
     expect((await api("DELETE", `/workspaces/${id}`)).status).toBe(204);

@@ -2,29 +2,11 @@
 // diff names each tag key it writes or unbinds, previewCreate/previewUpdate predict the outputs without a
 // request (and what they give as known is what the apply produces), and importById adopts bindings so
 // that declaring its inputs shows no change.
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
-import { request } from "undici";
-import { startEmulator, type RunningEmulator } from "../emulator";
-import * as runtime from "../provider/runtime";
 import * as tb from "../provider/runtime/kinds/workspace-tag-bindings";
 import { UNKNOWN, type Props } from "../provider/runtime/lifecycle";
-import { resetConfigForTests } from "../provider/runtime/config";
 import { failureOf } from "./support/failure";
 import { realMaskedLike, unknownOutputs } from "./support/preview-exactness";
-
-let emulator: RunningEmulator;
-const ids = new Map<string, string>();
-const ws = (name: string): string => ids.get(name) as string;
-
-const requestsMade = (): string[] => emulator.requests().map((r) => `${r.method} ${r.path.split("?")[0]}`);
-
-async function liveTags(workspaceId: string): Promise<Record<string, string>> {
-  const res = await request(`${emulator.url}/api/v2/workspaces/${workspaceId}/tag-bindings`, { headers: { authorization: `Bearer ${emulator.token}` } });
-  const body = (await res.body.json()) as { data: Array<{ attributes: { key: string; value: string } }> };
-  return Object.fromEntries(body.data.map((b) => [b.attributes.key, b.attributes.value]));
-}
+import { useRuntimeEmulator, withoutQuery } from "./support/runtime-emulator";
 
 const WORKSPACES: Record<string, Record<string, string>> = {
   "preview-create": { owner: "ui" },
@@ -36,11 +18,8 @@ const WORKSPACES: Record<string, Record<string, string>> = {
   "bare": {},
 };
 
-beforeAll(async () => {
-  for (const name of ["TFE_TOKEN", "TFE_ADDRESS", "TFE_HOSTNAME", "TFE_ORGANIZATION", "WSBRIDGE_TOKEN", "WSBRIDGE_ADDRESS", "WSBRIDGE_ORGANIZATION"]) delete process.env[name];
-  process.env.HOME = fs.mkdtempSync(path.join(os.tmpdir(), "wsbridge-home-"));
-  emulator = await startEmulator({
-    port: 0,
+const fixture = useRuntimeEmulator({
+  emulator: {
     fixtures: {
       organizations: [{
         name: "example-org",
@@ -50,20 +29,24 @@ beforeAll(async () => {
         })),
       }],
     },
-  } as Parameters<typeof startEmulator>[0]);
-  for (const name of Object.keys(WORKSPACES)) {
-    const res = await request(`${emulator.url}/api/v2/organizations/${emulator.organization}/workspaces/${name}`, { headers: { authorization: `Bearer ${emulator.token}` } });
-    ids.set(name, ((await res.body.json()) as { data: { id: string } }).data.id);
-  }
+  },
 });
+const ids = new Map<string, string>();
+const ws = (name: string): string => ids.get(name) as string;
 
-afterAll(async () => { await emulator?.close(); });
+const requestsMade = (): string[] => fixture.requestsMade(withoutQuery);
 
-beforeEach(async () => {
-  resetConfigForTests();
-  const settings: Record<string, string> = { "wsbridge:address": emulator.url, "wsbridge:token": emulator.token, "wsbridge:organization": emulator.organization };
-  await runtime.configure({ config: { get: (key: string) => settings[key] } });
-  emulator.clearRequests();
+async function liveTags(workspaceId: string): Promise<Record<string, string>> {
+  const { doc } = await fixture.api<{ data: Array<{ attributes: { key: string; value: string } }> }>("GET", `/workspaces/${workspaceId}/tag-bindings`);
+  return Object.fromEntries(doc.data.map((b) => [b.attributes.key, b.attributes.value]));
+}
+
+// The workspaces' ids, by name, for the tests to refer to.
+beforeAll(async () => {
+  for (const name of Object.keys(WORKSPACES)) {
+    const { doc } = await fixture.api<{ data: { id: string } }>("GET", `/organizations/${fixture.emulator.organization}/workspaces/${name}`);
+    ids.set(name, doc.data.id);
+  }
 });
 
 describe("diff reports each change at the path of its tag key", () => {
@@ -155,7 +138,7 @@ describe("previewUpdate", () => {
     const inputs = { workspaceId: ws("preview-update"), tags: { owner: "ui", env: "prod" }, exclusive: true };
     const created = await tb.create(inputs);
     const news = { workspaceId: ws("preview-update"), tags: { owner: "ui", env: "prod" } };
-    emulator.clearRequests();
+    fixture.emulator.clearRequests();
     const preview = await tb.previewUpdate(created.id, created.outs, news);
     expect(requestsMade()).toEqual([]);
     expect(unknownOutputs(preview)).toEqual([]);
@@ -174,7 +157,7 @@ describe("previewUpdate", () => {
   ])("an additive update that %s knows the declared tags and is exact", async (_what, tags) => {
     const created = await tb.create({ workspaceId: ws("preview-update"), tags: { env: "prod", tier: "1" } });
     const news = { workspaceId: ws("preview-update"), tags };
-    emulator.clearRequests();
+    fixture.emulator.clearRequests();
     const preview = await tb.previewUpdate(created.id, created.outs, news);
     expect(requestsMade()).toEqual([]);
     expect(preview).toEqual({
@@ -191,7 +174,7 @@ describe("previewUpdate", () => {
   test("an update to exclusive knows the whole direct set, exactly", async () => {
     const created = await tb.create({ workspaceId: ws("preview-update"), tags: { env: "prod" } });
     const news = { workspaceId: ws("preview-update"), tags: { env: "prod", team: "web" }, exclusive: true };
-    emulator.clearRequests();
+    fixture.emulator.clearRequests();
     const preview = await tb.previewUpdate(created.id, created.outs, news);
     expect(requestsMade()).toEqual([]);
     expect(unknownOutputs(preview)).toEqual(["effectiveTags"]);
@@ -206,7 +189,7 @@ describe("previewUpdate", () => {
 describe("importById", () => {
   /** Import, then what a program declaring the inputs sees: check passes, no diff, refresh returns the same inputs. */
   async function importAndDeclare(importId: string): Promise<NonNullable<Awaited<ReturnType<typeof tb.importById>>>> {
-    emulator.clearRequests();
+    fixture.emulator.clearRequests();
     const imported = await tb.importById(importId, {});
     expect(requestsMade()).toHaveLength(1);
     if (imported === undefined) throw new Error(`nothing imported for ${importId}`);
@@ -255,7 +238,7 @@ describe("importById", () => {
   test("a workspace that is gone, or bindings it does not have, import as nothing", async () => {
     expect(await tb.importById("ws-doesnotexist1", {})).toBeUndefined();
     expect(requestsMade()).toEqual(["GET /api/v2/workspaces/ws-doesnotexist1", "GET /api/v2/ping"]);
-    emulator.clearRequests();
+    fixture.emulator.clearRequests();
     expect(await tb.importById(ws("bare"), {})).toBeUndefined(); // no direct tag to adopt
     expect(await tb.importById(`${ws("import-keys")}/owner,missing`, {})).toBeUndefined();
     expect(await tb.importById(`${ws("import-keys")}:0123456789ab`, {})).toBeUndefined();

@@ -1,49 +1,11 @@
 // The WorkspaceTagBindings runtime against an in-process emulator: check refuses bad inputs without a
 // request, create/read/update/delete touch only the managed keys, with the request counts the README states.
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
-import { request } from "undici";
-import { startEmulator, type RunningEmulator } from "../emulator";
 import * as runtime from "../provider/runtime";
 import { UNKNOWN } from "../provider/runtime/lifecycle";
-import { resetConfigForTests } from "../provider/runtime/config";
+import { useRuntimeEmulator } from "./support/runtime-emulator";
 
-let emulator: RunningEmulator;
-const tb = runtime.workspaceTagBindings;
-
-async function api(method: string, apiPath: string, body?: unknown): Promise<{ status: number; body: { data: Array<{ id: string; attributes: { key: string; value: string }; relationships?: unknown }> } }> {
-  const res = await request(`${emulator.url}/api/v2${apiPath}`, {
-    method: method as "GET",
-    headers: { authorization: `Bearer ${emulator.token}`, "content-type": "application/vnd.api+json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.body.text();
-  return { status: res.statusCode, body: text ? JSON.parse(text) : undefined };
-}
-
-async function workspaceIdOf(name: string): Promise<string> {
-  const res = await request(`${emulator.url}/api/v2/organizations/${emulator.organization}/workspaces/${name}`, { headers: { authorization: `Bearer ${emulator.token}` } });
-  return (JSON.parse(await res.body.text()) as { data: { id: string } }).data.id;
-}
-
-async function liveTags(workspaceId: string): Promise<Record<string, string>> {
-  const { body } = await api("GET", `/workspaces/${workspaceId}/tag-bindings`);
-  return Object.fromEntries(body.data.map((b) => [b.attributes.key, b.attributes.value]));
-}
-
-async function setDirectly(workspaceId: string, tags: Record<string, string>): Promise<void> {
-  const res = await api("PATCH", `/workspaces/${workspaceId}/tag-bindings`, { data: Object.entries(tags).map(([key, value]) => ({ type: "tag-bindings", attributes: { key, value } })) });
-  expect(res.status).toBe(200);
-}
-
-const requestsMade = (): string[] => emulator.requests().map((r) => `${r.method} ${r.path}`);
-
-beforeAll(async () => {
-  for (const name of ["TFE_TOKEN", "TFE_ADDRESS", "TFE_HOSTNAME", "TFE_ORGANIZATION", "WSBRIDGE_TOKEN", "WSBRIDGE_ADDRESS", "WSBRIDGE_ORGANIZATION"]) delete process.env[name];
-  process.env.HOME = fs.mkdtempSync(path.join(os.tmpdir(), "wsbridge-home-"));
-  emulator = await startEmulator({
-    port: 0,
+const fixture = useRuntimeEmulator({
+  emulator: {
     fixtures: {
       organizations: [{
         name: "example-org",
@@ -54,17 +16,26 @@ beforeAll(async () => {
         ],
       }],
     },
-  } as Parameters<typeof startEmulator>[0]);
+  },
 });
+const { api, requestsMade } = fixture;
+const tb = runtime.workspaceTagBindings;
 
-afterAll(async () => { await emulator?.close(); });
+type Bindings = { data: Array<{ id: string; attributes: { key: string; value: string }; relationships?: unknown }> };
 
-beforeEach(async () => {
-  resetConfigForTests();
-  const settings: Record<string, string> = { "wsbridge:address": emulator.url, "wsbridge:token": emulator.token, "wsbridge:organization": emulator.organization };
-  await runtime.configure({ config: { get: (key: string) => settings[key] } });
-  emulator.clearRequests();
-});
+async function workspaceIdOf(name: string): Promise<string> {
+  return (await api<{ data: { id: string } }>("GET", `/organizations/${fixture.emulator.organization}/workspaces/${name}`)).doc.data.id;
+}
+
+async function liveTags(workspaceId: string): Promise<Record<string, string>> {
+  const { doc } = await api<Bindings>("GET", `/workspaces/${workspaceId}/tag-bindings`);
+  return Object.fromEntries(doc.data.map((b) => [b.attributes.key, b.attributes.value]));
+}
+
+async function setDirectly(workspaceId: string, tags: Record<string, string>): Promise<void> {
+  const res = await api("PATCH", `/workspaces/${workspaceId}/tag-bindings`, { data: Object.entries(tags).map(([key, value]) => ({ type: "tag-bindings", attributes: { key, value } })) });
+  expect(res.status).toBe(200);
+}
 
 describe("check", () => {
   const BAD: [string, Record<string, unknown>, string, RegExp][] = [
@@ -95,7 +66,7 @@ describe("check", () => {
 
   test("counts the keys others keep on the workspace (one read), naming them", async () => {
     const crowded = await workspaceIdOf("crowded");
-    emulator.clearRequests();
+    fixture.emulator.clearRequests();
     const { failures } = await tb.check({}, { workspaceId: crowded, tags: { a: "1", b: "2", c: "3" } });
     expect(failures).toEqual([{ property: "tags", reason: expect.stringMatching(/would make 11 direct tags.*k0, k1/) }]);
     expect(requestsMade()).toEqual([`GET /api/v2/workspaces/${crowded}/tag-bindings`]);
@@ -107,7 +78,7 @@ describe("check", () => {
 describe("lifecycle (additive)", () => {
   test("create, no-op diff, drift, update add/change/remove, delete touch only the managed keys", async () => {
     const ws = await workspaceIdOf("tagged");
-    emulator.clearRequests();
+    fixture.emulator.clearRequests();
     const created = await tb.create({ workspaceId: ws, tags: { env: "prod", team: "web" } });
     expect(requestsMade()).toEqual([`PATCH /api/v2/workspaces/${ws}/tag-bindings`, `GET /api/v2/workspaces/${ws}/effective-tag-bindings`]);
     expect(created.id).toMatch(new RegExp(`^${ws}:[0-9a-f]{12}$`));
@@ -116,13 +87,13 @@ describe("lifecycle (additive)", () => {
     expect(created.outs.effectiveTags).toEqual(expect.arrayContaining([{ key: "cost-center", value: "web", inheritedFrom: expect.stringMatching(/^prj-/) }, { key: "owner", value: "ui", inheritedFrom: null }]));
     let state: Record<string, unknown> = created.outs;
 
-    emulator.clearRequests();
+    fixture.emulator.clearRequests();
     expect((await tb.diff(created.id, state, { workspaceId: ws, tags: { env: "prod", team: "web" } })).changes).toBe(false);
     expect(requestsMade()).toEqual([]);
 
     // Drift: an unmanaged key added outside is no change; a managed key changed outside is.
     await setDirectly(ws, { extra: "x", env: "staging" });
-    emulator.clearRequests();
+    fixture.emulator.clearRequests();
     const refreshed = await tb.read(created.id, state);
     expect(requestsMade()).toHaveLength(1);
     expect(refreshed.inputs).toEqual({ workspaceId: ws, tags: { env: "staging", team: "web" } });
@@ -131,14 +102,14 @@ describe("lifecycle (additive)", () => {
     expect((await tb.diff(created.id, state, { workspaceId: ws, tags: { env: "staging", team: "web" } })).changes).toBe(false);
 
     // Add one key and change one: one C10 with only those, then C9.
-    emulator.clearRequests();
+    fixture.emulator.clearRequests();
     let updated = await tb.update(created.id, state, { workspaceId: ws, tags: { env: "prod", team: "web", tier: "1" } });
     expect(requestsMade()).toEqual([`PATCH /api/v2/workspaces/${ws}/tag-bindings`, `GET /api/v2/workspaces/${ws}/effective-tag-bindings`]);
     expect(await liveTags(ws)).toEqual({ owner: "ui", env: "prod", team: "web", extra: "x", tier: "1" });
     state = updated.outs;
 
     // Remove one key: C8, then the workspace update with the rest (its answer carries the effective tags); others' keys stay.
-    emulator.clearRequests();
+    fixture.emulator.clearRequests();
     updated = await tb.update(created.id, state, { workspaceId: ws, tags: { env: "prod", tier: "1" } });
     expect(requestsMade()).toEqual([`GET /api/v2/workspaces/${ws}/tag-bindings`, `PATCH /api/v2/workspaces/${ws}`]);
     expect(await liveTags(ws)).toEqual({ owner: "ui", env: "prod", extra: "x", tier: "1" });
@@ -152,18 +123,18 @@ describe("lifecycle (additive)", () => {
     expect((await tb.diff(created.id, state, { workspaceId: ws, tags: { env: "prod", tier: "1" } })).changes).toBe(true);
 
     // Delete removes only the managed keys still bound: C8 + the workspace update.
-    emulator.clearRequests();
+    fixture.emulator.clearRequests();
     await tb.delete(created.id, state);
     expect(requestsMade()).toEqual([`GET /api/v2/workspaces/${ws}/tag-bindings`, `PATCH /api/v2/workspaces/${ws}`]);
     expect(await liveTags(ws)).toEqual({ owner: "ui", extra: "x" });
-    emulator.clearRequests();
+    fixture.emulator.clearRequests();
     await tb.delete(created.id, state);
     expect(requestsMade()).toHaveLength(1); // nothing left to remove
   });
 
   test("exclusive mode makes the declaration the whole direct set, and shows unmanaged keys as drift", async () => {
     const ws = await workspaceIdOf("tagged");
-    emulator.clearRequests();
+    fixture.emulator.clearRequests();
     const created = await tb.create({ workspaceId: ws, tags: { env: "prod" }, exclusive: true });
     expect(requestsMade()).toEqual([`PATCH /api/v2/workspaces/${ws}`]);
     expect(await liveTags(ws)).toEqual({ env: "prod" });
