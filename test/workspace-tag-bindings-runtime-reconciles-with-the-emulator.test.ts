@@ -13,6 +13,7 @@ const fixture = useRuntimeEmulator({
         workspaces: [
           { name: "tagged", project: "Apps", tagBindings: [{ key: "owner", value: "ui" }] },
           { name: "crowded", tagBindings: Array.from({ length: 8 }, (_, i) => ({ key: `k${i}`, value: "v" })) },
+          { name: "prototype-names" },
         ],
       }],
     },
@@ -130,6 +131,16 @@ describe("lifecycle (additive)", () => {
     fixture.emulator.clearRequests();
     await tb.delete(created.id, state);
     expect(requestsMade()).toHaveLength(1); // nothing left to remove
+  });
+
+  test("a key named like an object's own property (toString, constructor) is managed like any other key", async () => {
+    const ws = await workspaceIdOf("prototype-names");
+    const created = await tb.create({ workspaceId: ws, tags: { toString: "a", constructor: "b", keep: "c" } });
+    const news = { workspaceId: ws, tags: { keep: "c" } };
+    const outcome = await tb.diff(created.id, created.outs, news);
+    expect(outcome.detailedDiff.map((c) => `${c.path} ${c.kind}`).sort()).toEqual(["tags.constructor delete", "tags.toString delete"]);
+    await tb.update(created.id, created.outs, news);
+    expect(await liveTags(ws)).toEqual({ keep: "c" });
   });
 
   test("exclusive mode makes the declaration the whole direct set, and shows unmanaged keys as drift", async () => {

@@ -87,7 +87,7 @@ export async function check(olds: Props, news: Props): Promise<CheckOutcome<Prop
   } catch {
     return outcome; // a workspace not there yet (or not readable) is for create to report, with its reason
   }
-  const othersKept = live.map((b) => b.key).filter((key) => !(key in declared.tags) && !previouslyDeclared.has(key));
+  const othersKept = live.map((b) => b.key).filter((key) => !Object.hasOwn(declared.tags, key) && !previouslyDeclared.has(key));
   const total = Object.keys(declared.tags).length + othersKept.length;
   if (total > MAX_DIRECT_TAG_BINDINGS) {
     return {
@@ -147,16 +147,16 @@ function tagChanges(state: Props, inputs: Props): PropertyChange[] {
   const changes: PropertyChange[] = [];
   for (const [key, value] of Object.entries(declared)) {
     if (value !== UNKNOWN && live[key] === value) continue;
-    const kind = value === UNKNOWN || key in live ? "update" : "add";
+    const kind = value === UNKNOWN || Object.hasOwn(live, key) ? "update" : "add";
     changes.push({ path: childPath("tags", key), kind, replace: false });
   }
   const managed = managedKeysOf(state);
   for (const key of managed) {
-    if (!(key in declared) && key in direct) changes.push({ path: childPath("tags", key), kind: "delete", replace: false, inputDiff: true });
+    if (!Object.hasOwn(declared, key) && Object.hasOwn(direct, key)) changes.push({ path: childPath("tags", key), kind: "delete", replace: false, inputDiff: true });
   }
   if (inputs.exclusive === true) {
     for (const key of Object.keys(direct)) {
-      if (!(key in declared) && !managed.includes(key)) changes.push({ path: childPath("tags", key), kind: "delete", replace: false });
+      if (!Object.hasOwn(declared, key) && !managed.includes(key)) changes.push({ path: childPath("tags", key), kind: "delete", replace: false });
     }
   }
   return changes;
@@ -256,7 +256,7 @@ type UpdatePlan =
 
 function planUpdate(state: Props, declared: WorkspaceTagBindingsInputs): UpdatePlan {
   if (declared.exclusive === true) return { write: "whole set" };
-  const removed = managedKeysOf(state).filter((key) => !(key in declared.tags));
+  const removed = managedKeysOf(state).filter((key) => !Object.hasOwn(declared.tags, key));
   if (removed.length > 0) return { write: "remove", removed };
   const live = tagsOf(state.tags);
   const changed = Object.entries(declared.tags).filter(([key, value]) => live[key] !== value);
@@ -278,7 +278,7 @@ export async function remove(_id: string, props: Props): Promise<void> {
   const client = sharedClient();
   try {
     const current = mapOf(await client.listTagBindings(workspaceId));
-    if (!managed.some((key) => key in current)) return;
+    if (!managed.some((key) => Object.hasOwn(current, key))) return;
     for (const key of managed) delete current[key];
     await client.updateWorkspace(workspaceId, { tagBindings: bindingsOf(current) });
   } catch (error) {
@@ -536,7 +536,7 @@ function mapOf(bindings: TagBinding[]): TagMap {
 }
 
 function pick(tags: TagMap, keys: string[]): TagMap {
-  return Object.fromEntries(keys.filter((key) => key in tags).map((key) => [key, tags[key] as string]));
+  return Object.fromEntries(keys.filter((key) => Object.hasOwn(tags, key)).map((key) => [key, tags[key] as string]));
 }
 
 function tagsOf(value: unknown): TagMap {
