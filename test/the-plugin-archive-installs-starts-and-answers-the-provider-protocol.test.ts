@@ -131,7 +131,7 @@ test("Invoke answers a lookup's bad arguments as failures naming each, without a
   const req = new pb.InvokeRequest().setTok("wsbridge:index:getWorkspace").setArgs(struct({ name: "x", id: "ws-1" }));
   const res = await call<pb.InvokeRequest, pb.InvokeResponse>(client.invoke, req);
   expect(res.getFailuresList().map((f) => `${f.getProperty()}: ${f.getReason()}`)).toEqual([
-    "id: and name must not both be given (give exactly one of them)",
+    "id: id and name must not both be given (give exactly one of them)",
   ]);
   expect(emulator.requests()).toEqual([]);
 });

@@ -7,8 +7,7 @@ import * as pb from "@pulumi/pulumi/proto/provider_pb";
 import { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
 import type { CheckFailure, PropertyChange, Props } from "../runtime/lifecycle";
 import { fromStruct, secretKeysOf, toStruct, type Unwrapped } from "./properties";
-import { changedSettings, configFailures, configSourceOf, configureRuntime, plaintextTokenWarning } from "./provider-config";
-import { noteForTheUser } from "../runtime/engine-log";
+import { changedSettings, configFailures, configSourceOf, configureRuntime } from "./provider-config";
 import { checkResource, createResource, deleteResource, diffResource, readResource, updateResource } from "./resource-operations";
 import { invokeFunction } from "./lookups";
 import { packageSchemaText, pluginVersion } from "./package-files";
@@ -58,12 +57,7 @@ export const handlers = {
 
   getSchema: unary<pb.GetSchemaRequest, pb.GetSchemaResponse>(async () => new pb.GetSchemaResponse().setSchema(packageSchemaText())),
 
-  checkConfig: unary<pb.CheckRequest, pb.CheckResponse>(async (req) => {
-    const news = fromStruct(req.getNews());
-    const warning = plaintextTokenWarning(req.getUrn(), news.props, news.secretKeys);
-    if (warning !== undefined) await noteForTheUser("warning", warning, req.getUrn());
-    return providerInputs(news);
-  }),
+  checkConfig: unary<pb.CheckRequest, pb.CheckResponse>(async (req) => providerInputs(fromStruct(req.getNews()))),
 
   diffConfig: unary<pb.DiffRequest, pb.DiffResponse>(async (req) => {
     const olds = fromStruct(req.getOldInputs() ?? req.getOlds()).props;

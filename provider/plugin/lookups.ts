@@ -34,7 +34,10 @@ export async function invokeFunction(token: string, args: Props, config: ConfigS
     return { result: await lookup(args, config), failures: [] };
   } catch (error) {
     const failures = (error as { failures?: unknown }).failures;
-    if (Array.isArray(failures)) return { failures: failures as CheckFailure[] };
+    // The engine prints a failure as "<reason> (<property>)", so the reason is the whole sentence.
+    if (Array.isArray(failures)) {
+      return { failures: (failures as CheckFailure[]).map((f) => ({ property: f.property, reason: `${f.property} ${f.reason}` })) };
+    }
     throw error;
   }
 }

@@ -48,20 +48,3 @@ export function configureRuntime(inputs: Props): void {
   configure(configSourceOf(inputs));
 }
 
-/**
- * What a token given in plaintext deserves: the plugin stores it encrypted in the provider's state
- * regardless, but plaintext stack config sits unencrypted in the stack's config file, and a plaintext
- * argument of an explicit provider is plaintext wherever the program took it from. Undefined when the
- * token is a secret or absent.
- */
-export function plaintextTokenWarning(urn: string, inputs: Props, secretKeys: ReadonlySet<string>): string | undefined {
-  if (configValue(inputs.token) === undefined || secretKeys.has("token")) return undefined;
-  const name = urn.split("::").pop() ?? "";
-  if (name.startsWith("default")) {
-    return "wsbridge:token is set in plaintext: it is stored unencrypted in the stack's config file (the provider's state " +
-      "holds it encrypted). Run `pulumi config set --secret wsbridge:token <token>` to store it encrypted, or remove it " +
-      "(`pulumi config rm wsbridge:token`) and set WSBRIDGE_TOKEN in the environment, where it is not stored at all.";
-  }
-  return `the token of provider "${name}" is not a secret: the provider's state holds it encrypted, but pass it as one ` +
-    "(`config.requireSecret(…)` or `pulumi.secret(…)`) so it is not plaintext where your program takes it from.";
-}
