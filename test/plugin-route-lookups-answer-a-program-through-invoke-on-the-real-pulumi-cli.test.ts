@@ -5,6 +5,7 @@
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { useRealCliStack } from "./support/real-cli-stack";
 import { plannedSteps } from "./support/plugin-route";
+import { markExpectedProgramFailureHandled } from "./support/engine-gone";
 
 let badArguments = false;
 
@@ -61,13 +62,21 @@ test("up feeds the lookups' results to the resource and the outputs", async () =
   expect(result.outputs.consumerDescription?.value).toBe(`reads the state of ${String(result.outputs.sharedId?.value)}`);
 });
 
+const BAD_ARGUMENTS_FAILURE = "Invoke of 'wsbridge:index:getWorkspace' failed: id and name must not both be given (give exactly one of them) (id)";
+// The SDK leaves the failed lookup's error on every promise that read its result (the description,
+// its serialization); the preview's own failure is what the test checks. Kept to the file's end,
+// since those orphans may surface after the preview returns.
+let stopMarking = (): void => undefined;
+afterAll(() => stopMarking());
+
 test("bad lookup arguments fail the preview naming the argument, with no request", async () => {
   badArguments = true;
+  stopMarking = markExpectedProgramFailureHandled(BAD_ARGUMENTS_FAILURE);
   try {
     e2e.emulator.clearRequests();
     const events: EngineEvent[] = [];
     const message = await e2e.stack.preview({ onEvent: (e) => events.push(e), onOutput: e2e.log }).then(() => "succeeded", (e: Error) => e.message);
-    expect(message).toContain("Invoke of 'wsbridge:index:getWorkspace' failed: id and name must not both be given (give exactly one of them) (id)");
+    expect(message).toContain(BAD_ARGUMENTS_FAILURE);
     expect(plannedSteps(events, "wsbridge:index:Workspace")).toEqual([]);
     expect(e2e.requestLines().filter((line) => line.includes("ws-both") || line.includes("lookup-shared-network?"))).toEqual([]);
   } finally {

@@ -20,3 +20,18 @@ export function engineUnreachable(reason: unknown): boolean {
 export function engineWentAway(reason: unknown): boolean {
   return engineUnreachable(reason) || textOf(reason).includes("Resource monitor is terminating");
 }
+
+/**
+ * Marks handled, from now until the returned function is called, the rejections whose text holds
+ * `failure`: for a test whose program is meant to fail, where the SDK leaves the program's own error
+ * rejected on every promise that depended on it (the test asserts the failure through the operation).
+ */
+export function markExpectedProgramFailureHandled(failure: string): () => void {
+  const markHandled = (reason: unknown, promise: Promise<unknown>): void => {
+    if (textOf(reason).includes(failure)) setImmediate(() => promise.catch(() => undefined));
+  };
+  realProcess.on("unhandledRejection", markHandled);
+  return () => {
+    realProcess.off("unhandledRejection", markHandled);
+  };
+}
