@@ -12,6 +12,7 @@ import { checkResource, createResource, deleteResource, diffResource, readResour
 import { invokeFunction } from "./lookups";
 import { packageSchemaText, pluginVersion } from "./package-files";
 import type { ConfigSource } from "../runtime/config";
+import { cancelRequests } from "../runtime/api/cancellation";
 
 type Handler<Req, Res> = (call: grpc.ServerUnaryCall<Req, Res>, callback: grpc.sendUnaryData<Res>) => void;
 
@@ -139,8 +140,12 @@ export const handlers = {
     return response;
   }),
 
-  // Requests in flight finish on their own (each is bounded by the client's timeouts and retry budget).
-  cancel: unary<Empty, Empty>(async () => new Empty()),
+  // The engine's answer to a first Ctrl-C: nothing more is sent and no retry waits; requests on the
+  // wire finish, so what they did is recorded (runtime/api/cancellation.ts).
+  cancel: unary<Empty, Empty>(async () => {
+    cancelRequests();
+    return new Empty();
+  }),
 
   // No mappings to other providers' schemas (what `pulumi convert` would ask for).
   getMapping: unary<pb.GetMappingRequest, pb.GetMappingResponse>(async () => new pb.GetMappingResponse()),

@@ -26,6 +26,7 @@ export const ErrorCodes = {
   invalidOptions: "WSB_INVALID_OPTIONS",
   invalidConfig: "WSB_INVALID_CONFIG",
   unsupportedEdition: "WSB_UNSUPPORTED_EDITION",
+  cancelled: "WSB_CANCELLED",
 } as const;
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
 
@@ -260,6 +261,18 @@ export class OutcomeUnknownError extends ApiError {
         "It was not repeated because repeating it is not safe; read the object to find out",
     }, { cause });
     this.causeCode = causeCode;
+  }
+}
+
+/** The deployment was cancelled (Ctrl-C) before this attempt: it was not sent. `attempts` were sent before. */
+export class CancelledError extends ApiError {
+  constructor(ctx: RequestContext, attempts: number) {
+    super(ErrorCodes.cancelled, {
+      ...ctx,
+      attempts,
+      message: `${ctx.method} ${ctx.path} was not sent${attempts > 0 ? " again" : ""}: the deployment was cancelled` +
+        (attempts > 0 ? ` (after ${attempts} attempt${attempts > 1 ? "s" : ""} that did not succeed)` : ""),
+    });
   }
 }
 

@@ -28,6 +28,8 @@
  * through those pauses: each sends until refused, waits for the next window, and all succeed.
  */
 
+import { onCancel } from "./cancellation";
+
 export interface RateLimitOptions {
   /** False turns the client-side limit off (the server's 429 handling still applies). Default true. */
   enabled?: boolean;
@@ -188,6 +190,11 @@ class OriginQueue {
 }
 
 const queues = new Map<string, OriginQueue>();
+
+// A cancelled deployment's waiting requests leave the queue at once (the requester then refuses them).
+onCancel(() => {
+  for (const queue of queues.values()) queue.drain();
+});
 
 function queueFor(origin: string, options: RateLimitOptions | undefined): OriginQueue {
   let queue = queues.get(origin);

@@ -4,12 +4,13 @@
  */
 import { z } from "zod";
 import { issuePath, type RequestDocument } from "./documents/common";
+import { requestsCancelled, sleepUnlessCancelled } from "./cancellation";
 import {
-  InvalidConfigError, MissingTokenError, OutcomeUnknownError, RequestShapeError, ResponseShapeError, TransportError, errorForResponse,
+  CancelledError, InvalidConfigError, MissingTokenError, OutcomeUnknownError, RequestShapeError, ResponseShapeError, TransportError, errorForResponse,
   parseErrorDocument, registerSecret, type RequestContext,
 } from "./errors";
 import { acquire, observeNoResponse, observeResponse, pauseOrigin, type RateLimitOptions } from "./rate-limiter";
-import { decideRetry, resolveRetryOptions, retryAfterFromHeaders, sleep, type RequestTraits, type RetryOptions } from "./retry";
+import { decideRetry, resolveRetryOptions, retryAfterFromHeaders, type RequestTraits, type RetryOptions } from "./retry";
 import {
   DEFAULT_TIMEOUT_MS, classifyTransportError, defaultUserAgent, headerValue, send, type HttpMethod, type TransportResponse,
 } from "./transport";
@@ -157,8 +158,11 @@ export class Requester {
     let rateLimitRetries = 0;
     let refusedLast = false;
     for (;;) {
+      // Before the queue and after it: a cancellation lets every waiting request go at once.
+      if (requestsCancelled()) throw new CancelledError(ctx, failures + rateLimitRetries);
       await acquire(this.origin, this.rateLimit, refusedLast);
       refusedLast = false;
+      if (requestsCancelled()) throw new CancelledError(ctx, failures + rateLimitRetries);
 
       let res: TransportResponse;
       try {
@@ -169,7 +173,7 @@ export class Requester {
         const failure = classifyTransportError(err);
         const state = { attempts: failures, rateLimitRetries, elapsedMs: Date.now() - started };
         const decision = decideRetry({ kind: "transport", sent: failure.sent }, state, traits, this.retry);
-        if (decision.retry) { await sleep(decision.delayMs); continue; }
+        if (decision.retry) { await sleepUnlessCancelled(decision.delayMs); continue; }
         if (decision.reason === "not-idempotent") throw new OutcomeUnknownError(ctx, failure.code, failure.reason, err);
         throw new TransportError(ctx, failure.code, failure.reason, failure.sent, failures + rateLimitRetries, err, this.origin);
       }
@@ -190,9 +194,9 @@ export class Requester {
           // The whole origin waits out the reset, not just this request, and this one goes back through
           // the queue (at its head): the requests refused together then leave paced, not as a burst.
           refusedLast = pauseOrigin(this.origin, decision.delayMs, this.rateLimit);
-          if (!refusedLast) await sleep(decision.delayMs);
+          if (!refusedLast) await sleepUnlessCancelled(decision.delayMs);
         } else {
-          await sleep(decision.delayMs);
+          await sleepUnlessCancelled(decision.delayMs);
         }
         continue;
       }

@@ -161,9 +161,3 @@ export function retryAfterFromHeaders(
   }
   return undefined;
 }
-
-/** Sleeps between attempts. */
-export function sleep(ms: number): Promise<void> {
-  if (ms <= 0) return Promise.resolve();
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
