@@ -39,19 +39,36 @@ export function buildPackageSchema(): PackageSpec {
   return {
     name: PACKAGE.name,
     displayName: PACKAGE.displayName,
+    publisher: PACKAGE.publisher,
     version: pkg.version,
     description: PACKAGE.description,
     license: pkg.license,
     ...(repository !== undefined && { repository }),
     keywords: [...PACKAGE.keywords],
-    meta: { moduleFormat: PACKAGE.moduleFormat },
+    // supportPack: the SDKs are built to be used from a local path, as `pulumi package add` makes them;
+    // for Go that is what makes the generator write the module's go.mod.
+    meta: { moduleFormat: PACKAGE.moduleFormat, supportPack: true },
+    // In every language, respectSchemaVersion: the SDK's package version, and the plugin version its
+    // resources and functions ask for, are the schema's.
     language: {
       nodejs: {
         packageName: PACKAGE.nodejs.packageName,
         packageDescription: PACKAGE.nodejs.packageDescription,
         // The SDK supports the @pulumi/pulumi releases the package itself does.
         dependencies: { "@pulumi/pulumi": defined(pkg.peerDependencies["@pulumi/pulumi"], "package.json peerDependencies @pulumi/pulumi") },
-        // The SDK's package version, and the plugin version its resources ask for, are the schema's.
+        respectSchemaVersion: true,
+      },
+      go: { importBasePath: PACKAGE.go.importBasePath, respectSchemaVersion: true },
+      python: {
+        packageName: PACKAGE.python.packageName,
+        requires: { pulumi: PACKAGE.python.pulumi },
+        // pyproject.toml rather than setup.py, as Pulumi's providers now publish.
+        pyproject: { enabled: true },
+        respectSchemaVersion: true,
+      },
+      csharp: {
+        rootNamespace: PACKAGE.csharp.rootNamespace,
+        packageReferences: { Pulumi: PACKAGE.csharp.pulumi },
         respectSchemaVersion: true,
       },
     },
@@ -231,12 +248,14 @@ function linkNames(sources: Sources): (sourceName: string) => string | undefined
 
 /**
  * Names the generators derive from resources and functions (`WorkspaceArgs`, `GetWorkspaceResult`, …)
- * must not be taken by a type, and a type must not share a resource's name.
+ * must not be taken by a type, and a type must not share a resource's name. A function's names in
+ * every language: Go names `getX` `LookupX` where a resource X has `GetX`; Python adds `AwaitableGetXResult`.
  */
 function checkTypeNames(tokens: string[], kinds: string[], functionNames: string[]): void {
+  const functionForms = (f: string): string[] => [f, f.replace(/^Get/, "Lookup"), `Awaitable${f}`];
   const taken = new Set([
     ...kinds.flatMap((k) => [k, `${k}Args`, `${k}State`]),
-    ...functionNames.map(pascal).flatMap((f) => [`${f}Args`, `${f}Result`, `${f}OutputArgs`]),
+    ...functionNames.map(pascal).flatMap(functionForms).flatMap((f) => [`${f}Args`, `${f}Result`, `${f}OutputArgs`]),
     "Provider", "ProviderArgs",
   ]);
   for (const token of tokens) {

@@ -65,6 +65,8 @@ export const TYPE_NAMES: Readonly<Record<string, string>> = {
 export const PACKAGE = {
   name: "wsbridge",
   displayName: "wsbridge",
+  /** Who publishes the SDKs: the .NET SDK's Authors and Company (the generator's default is "Pulumi Corp."). */
+  publisher: "pulumi-wsbridge",
   description:
     "Workspaces, workspace locks, SSH key assignments, data retention policies, tag bindings, remote state consumers and " +
     "private registry module version deprecations of the Workspace Management and Module Deprecation API, with lookups " +
@@ -75,5 +77,33 @@ export const PACKAGE = {
   nodejs: {
     packageName: "@pulumi-wsbridge/wsbridge",
     packageDescription: "A Pulumi package for the Workspace Management and Module Deprecation API (the wsbridge provider plugin's SDK).",
+  },
+  go: {
+    /**
+     * The Go package's import path. Its module (one level up, `…/sdk/go`, whose go.mod the generator
+     * writes) is named as Pulumi's generator names one for a package of namespace `pulumi-wsbridge`
+     * (the npm scope above): github.com/<namespace>/pulumi-<name>/sdk/go. The module is not published;
+     * programs `require` it and `replace` it with a local path.
+     */
+    importBasePath: "github.com/pulumi-wsbridge/pulumi-wsbridge/sdk/go/wsbridge",
+  },
+  python: {
+    /** Pulumi's convention, pulumi_<name> (PyPI distribution `pulumi_wsbridge`, `import pulumi_wsbridge`). */
+    packageName: "pulumi_wsbridge",
+    /**
+     * The Python SDK the generated code needs: the floor of Pulumi's Python generator at the pinned
+     * release (its MinimumValidSDKVersion; scripts/sdkgen refuses a lower one). It is above the Node.js
+     * SDK's floor (package.json peerDependencies): the Python generator's output needs a newer SDK.
+     */
+    pulumi: ">=3.231.0,<4.0.0",
+  },
+  csharp: {
+    /**
+     * Namespace and NuGet package id `PulumiWsbridge.Wsbridge`: the npm scope's name, as third-party
+     * providers use their own root namespace; `Pulumi.` is the prefix of Pulumi's own packages.
+     */
+    rootNamespace: "PulumiWsbridge",
+    /** The Pulumi .NET SDK (versioned apart from the CLI), as Pulumi's providers reference it. */
+    pulumi: "3.*",
   },
 } as const;

@@ -43,16 +43,35 @@ export interface NodejsLanguageSpec {
   respectSchemaVersion: boolean;
 }
 
+export interface GoLanguageSpec {
+  importBasePath: string;
+  respectSchemaVersion: boolean;
+}
+
+export interface PythonLanguageSpec {
+  packageName: string;
+  requires: Record<string, string>;
+  pyproject: { enabled: boolean };
+  respectSchemaVersion: boolean;
+}
+
+export interface CSharpLanguageSpec {
+  rootNamespace: string;
+  packageReferences: Record<string, string>;
+  respectSchemaVersion: boolean;
+}
+
 export interface PackageSpec {
   name: string;
   displayName: string;
+  publisher: string;
   version: string;
   description: string;
   license: string;
   repository?: string;
   keywords: string[];
-  meta: { moduleFormat: string };
-  language: { nodejs: NodejsLanguageSpec };
+  meta: { moduleFormat: string; supportPack: boolean };
+  language: { nodejs: NodejsLanguageSpec; go: GoLanguageSpec; python: PythonLanguageSpec; csharp: CSharpLanguageSpec };
   config: { variables: Record<string, PropertySpec> };
   provider: ResourceSpec;
   resources: Record<string, ResourceSpec>;

@@ -1,26 +1,21 @@
 package main
 
 import (
-	nodejsgen "github.com/pulumi/pulumi/pkg/v3/codegen/nodejs"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
 )
 
-// generator turns a bound package into an SDK: file path (relative to the language's directory) → contents.
-type generator func(pkg *schema.Package) (map[string][]byte, error)
-
-// generators holds one entry per language, named as `pulumi package gen-sdk --language` names them.
-// Go, Python and .NET come later (each package has a GeneratePackage of its own).
-var generators = map[string]generator{
-	"nodejs": generateNodejs,
+// generator writes one language's SDK.
+type generator struct {
+	// generate turns a bound package into the SDK: file path (relative to the language's directory) → contents.
+	generate func(pkg *schema.Package) (map[string][]byte, error)
+	// finish, if set, completes the directory once the files are written (what only a tool can do).
+	finish func(dir string) error
 }
 
-// generateNodejs calls the generator with the arguments pulumi-language-nodejs passes for a published
-// (not local) SDK: no overlays, no local dependencies. Then each resource constructor registers with
-// stack traces paused (nodejs_registration.go).
-func generateNodejs(pkg *schema.Package) (map[string][]byte, error) {
-	files, err := nodejsgen.GeneratePackage("pulumi-language-nodejs", pkg, nil, nil, false, noPackages{})
-	if err != nil {
-		return nil, err
-	}
-	return withPausedRegistration(files)
+// generators holds one entry per language, named as `pulumi package gen-sdk --language` names them.
+var generators = map[string]generator{
+	"nodejs": {generate: generateNodejs},
+	"go":     {generate: generateGo, finish: tidyGoModule},
+	"python": {generate: generatePython},
+	"dotnet": {generate: generateDotnet},
 }

@@ -1,22 +1,26 @@
 // sdkgen writes the SDKs of the wsbridge provider plugin from its package schema with Pulumi's own
-// code generators (github.com/pulumi/pulumi/pkg/v3/codegen/<language>), the same code
-// `pulumi package gen-sdk` runs inside each language host. We call the generators directly because
-// the language hosts cannot be installed here (README "Limits").
+// code generators, the same code `pulumi package gen-sdk` runs inside each language host. We call the
+// generators directly because the language hosts cannot be installed here (README "Limits"):
+// github.com/pulumi/pulumi/pkg/v3/codegen/{nodejs,go,python} of the release the CLI is built from,
+// and for .NET the program in dotnet/ (dotnet.go says why it is a program of its own).
 //
-//	go run -mod=readonly . --schema ../../schema/schema.json --out ../../sdk --language nodejs
+//	go run -mod=readonly . --schema ../../schema/schema.json --out ../../sdk --language nodejs,go,python,dotnet
 //
 // With `import-program` first, it prints instead the program `pulumi import` would print for imported
 // resources in a Node.js project (import_program.go).
 //
 // The schema is bound (and so validated against Pulumi's meta-schema) first; any diagnostic, error
-// or warning, fails the run before anything is written. Each language's directory, <out>/<language>,
-// is deleted and written afresh, so a file the generator no longer emits does not linger.
+// or warning, fails the run before anything is written. Every language is generated before any is
+// written, so a failing generator leaves sdk/ as it was. Each language's directory,
+// <out>/<language>, is deleted and written afresh, so a file the generator no longer emits does not
+// linger.
 package main
 
 import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 )
@@ -51,19 +55,29 @@ func run(args []string) error {
 		}
 	}
 
-	pkg, err := bindSchemaFile(*schemaPath)
-	if err != nil {
-		return err
-	}
-	for _, language := range languages {
-		files, err := generators[language](pkg)
+	// Bound afresh for each language, as each language host binds the schema it is sent: a generator
+	// records its language's settings in the package, and no generator sees another's.
+	sdks := make([]map[string][]byte, len(languages))
+	for i, language := range languages {
+		pkg, err := bindSchemaFile(*schemaPath)
 		if err != nil {
-			return fmt.Errorf("generating the %s SDK: %w", language, err)
-		}
-		if err := replaceDirectory(*out, language, files); err != nil {
 			return err
 		}
-		fmt.Fprintf(os.Stderr, "sdkgen: wrote %d files to %s/%s\n", len(files), *out, language)
+		if sdks[i], err = generators[language].generate(pkg); err != nil {
+			return fmt.Errorf("generating the %s SDK: %w", language, err)
+		}
+	}
+	for i, language := range languages {
+		dir := filepath.Join(*out, language)
+		if err := replaceDirectory(dir, sdks[i]); err != nil {
+			return err
+		}
+		fmt.Fprintf(os.Stderr, "sdkgen: wrote %d files to %s/%s\n", len(sdks[i]), *out, language)
+		if finish := generators[language].finish; finish != nil {
+			if err := finish(dir); err != nil {
+				return fmt.Errorf("completing the %s SDK: %w", language, err)
+			}
+		}
 	}
 	return nil
 }

@@ -8,10 +8,9 @@ import (
 	"strings"
 )
 
-// replaceDirectory deletes <out>/<language> and writes files into it: what the generator no longer
-// emits disappears with it (as `pulumi package gen-sdk` does).
-func replaceDirectory(out, language string, files map[string][]byte) error {
-	dir := filepath.Join(out, language)
+// replaceDirectory deletes dir (<out>/<language>) and writes files into it: what the generator no
+// longer emits disappears with it (as `pulumi package gen-sdk` does).
+func replaceDirectory(dir string, files map[string][]byte) error {
 	if err := os.RemoveAll(dir); err != nil {
 		return err
 	}
