@@ -1,0 +1,63 @@
+// Package harness runs inline Go programs through Pulumi's Go Automation API on the real Pulumi CLI,
+// against an emulator of the Workspace Management API that some other process started (the jest test
+// test/a-go-program-runs-every-kind-through-the-plugin-on-the-real-pulumi-cli.test.ts, or
+// bench/routes.ts). What to reach and where to keep state come from the environment (Settings).
+package harness
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+)
+
+// The variables that name the emulator and the folder for the stacks' workspaces. They are not the
+// provider's own variables (WSBRIDGE_ADDRESS, WSBRIDGE_TOKEN, …): the provider must get its settings
+// from each stack's config or an explicit provider, never from the environment.
+const (
+	AddressVariable      = "WSBRIDGE_GO_ADDRESS"
+	TokenVariable        = "WSBRIDGE_GO_TOKEN"
+	OrganizationVariable = "WSBRIDGE_GO_ORGANIZATION"
+	WorkDirVariable      = "WSBRIDGE_GO_WORKDIR"
+)
+
+// Settings is what the environment names. The CLI (`pulumi` on PATH), its PULUMI_HOME with the plugin
+// installed, PULUMI_BACKEND_URL and PULUMI_CONFIG_PASSPHRASE come from the environment too: the CLI
+// reads them itself.
+type Settings struct {
+	// Address is the emulator's base URL; the API is below /api/v2, its controls below /_emulator.
+	Address string
+	// Token is an owner token of Organization.
+	Token        string
+	Organization string
+	// WorkDir holds one folder per stack: its project and stack settings.
+	WorkDir string
+}
+
+// FromEnv reads the Settings, naming every variable that is missing.
+func FromEnv() (Settings, error) {
+	s := Settings{
+		Address:      os.Getenv(AddressVariable),
+		Token:        os.Getenv(TokenVariable),
+		Organization: os.Getenv(OrganizationVariable),
+		WorkDir:      os.Getenv(WorkDirVariable),
+	}
+	var missing []string
+	for name, value := range map[string]string{
+		AddressVariable: s.Address, TokenVariable: s.Token, OrganizationVariable: s.Organization, WorkDirVariable: s.WorkDir,
+	} {
+		if value == "" {
+			missing = append(missing, name)
+		}
+	}
+	for _, name := range []string{"PULUMI_HOME", "PULUMI_BACKEND_URL", "PULUMI_CONFIG_PASSPHRASE"} {
+		if os.Getenv(name) == "" {
+			missing = append(missing, name)
+		}
+	}
+	slices.Sort(missing)
+	if len(missing) > 0 {
+		return s, fmt.Errorf("set %s (see test/go/harness/settings.go)", strings.Join(missing, ", "))
+	}
+	return s, nil
+}
