@@ -22,16 +22,25 @@ export function engineWentAway(reason: unknown): boolean {
 }
 
 /**
- * Marks handled, from now until the returned function is called, the rejections whose text holds
- * `failure`: for a test whose program is meant to fail, where the SDK leaves the program's own error
- * rejected on every promise that depended on it (the test asserts the failure through the operation).
+ * Marks handled, from now until the returned function is called, the unhandled rejections `orphaned`
+ * accepts. A handler attached a tick later makes Node report the rejection handled
+ * (rejectionHandled), and Jest then drops it from the file's errors.
  */
-export function markExpectedProgramFailureHandled(failure: string): () => void {
+export function markRejectionsHandled(orphaned: (reason: unknown) => boolean): () => void {
   const markHandled = (reason: unknown, promise: Promise<unknown>): void => {
-    if (textOf(reason).includes(failure)) setImmediate(() => promise.catch(() => undefined));
+    if (orphaned(reason)) setImmediate(() => promise.catch(() => undefined));
   };
   realProcess.on("unhandledRejection", markHandled);
   return () => {
     realProcess.off("unhandledRejection", markHandled);
   };
+}
+
+/**
+ * Marks handled the rejections whose text holds `failure`: for a test whose program is meant to fail,
+ * where the SDK leaves the program's own error rejected on every promise that depended on it (the
+ * test asserts the failure through the operation).
+ */
+export function markExpectedProgramFailureHandled(failure: string): () => void {
+  return markRejectionsHandled((reason) => textOf(reason).includes(failure));
 }
