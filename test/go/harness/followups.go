@@ -1,7 +1,6 @@
 package harness
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"io"
@@ -25,8 +24,8 @@ var operationKinds = map[string]string{"up": "update", "refresh": "refresh", "de
 // followUps is the CLI for one stack, with one difference. After `up`, `refresh` and `destroy` the
 // Automation API runs more CLI commands only to fill in its result: `stack output --json` twice
 // (after up) and `stack history --json` (after each), each a start of the CLI, about a second of CPU
-// on a 2-core machine. The same facts are at hand without them: the engine's summary event, in the
-// operation's own event log (the change counts `stack history` reports), and the stack's state file
+// on a 2-core machine. The same facts are at hand without them: the engine's summary event (the
+// change counts `stack history` reports; an eventProxy sees it go by) and the stack's state file
 // (the outputs). So those commands are answered from these, as scripts/lib/stack-harness.ts does for
 // TypeScript programs; the operation itself still runs on the real CLI. Where they are not enough (no
 // summary event, a secret output, no state file) and for every other command, the CLI answers.
@@ -56,10 +55,7 @@ func (f *followUps) Run(ctx context.Context, workdir string, stdin io.Reader, ou
 ) (string, string, int, error) {
 	if len(args) > 0 && !slices.Contains(args, "--preview-only") {
 		if kind, ok := operationKinds[args[0]]; ok {
-			started := time.Now()
-			stdout, stderr, code, err := f.PulumiCommand.Run(ctx, workdir, stdin, out, errOut, env, args...)
-			f.record(kind, started, args, err)
-			return stdout, stderr, code, err
+			return f.operation(ctx, kind, workdir, stdin, out, errOut, env, args)
 		}
 	}
 	if answer, ok := f.answer(args); ok {
@@ -68,17 +64,27 @@ func (f *followUps) Run(ctx context.Context, workdir string, stdin io.Reader, ou
 	return f.PulumiCommand.Run(ctx, workdir, stdin, out, errOut, env, args...)
 }
 
-func (f *followUps) record(kind string, started time.Time, args []string, err error) {
+// operation runs up, refresh or destroy with its engine events through an eventProxy, and records
+// the summary for the follow-ups.
+func (f *followUps) operation(ctx context.Context, kind, workdir string, stdin io.Reader, out, errOut []io.Writer,
+	env []string, args []string,
+) (string, string, int, error) {
+	started := time.Now()
+	proxy, err := startEventProxy(valueOf(args, "--event-log"))
+	if err != nil {
+		return "", "", -1, err
+	}
+	args = append(withoutFlag(args, "--event-log"), "--event-log", proxy.address)
+	stdout, stderr, code, err := f.PulumiCommand.Run(ctx, workdir, stdin, out, errOut, env, args...)
+	changes, found := proxy.stop()
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.runs++
 	f.last = nil
-	if err != nil {
-		return
-	}
-	if changes, ok := summaryInEventLog(valueOf(args, "--event-log")); ok {
+	if err == nil && found {
 		f.last = &finishedRun{kind: kind, started: started, ended: time.Now(), changes: changes}
 	}
+	return stdout, stderr, code, err
 }
 
 func (f *followUps) answer(args []string) (string, bool) {
@@ -147,34 +153,6 @@ func (f *followUps) outputs() (string, bool) {
 	return "{}", true
 }
 
-// summaryInEventLog reads the change counts of the summary event in an operation's event log (one
-// JSON engine event per line), which the CLI has finished writing when it exits.
-func summaryInEventLog(path string) (map[string]int, bool) {
-	if path == "" {
-		return nil, false
-	}
-	file, err := os.Open(path)
-	if err != nil {
-		return nil, false
-	}
-	defer file.Close()
-	scanner := bufio.NewScanner(file)
-	scanner.Buffer(make([]byte, 0, 1<<20), 64<<20)
-	var changes map[string]int
-	found := false
-	for scanner.Scan() {
-		var event struct {
-			SummaryEvent *struct {
-				ResourceChanges map[string]int `json:"resourceChanges"`
-			} `json:"summaryEvent"`
-		}
-		if json.Unmarshal(scanner.Bytes(), &event) == nil && event.SummaryEvent != nil {
-			changes, found = event.SummaryEvent.ResourceChanges, true
-		}
-	}
-	return changes, found && scanner.Err() == nil
-}
-
 // valueOf is the value after a flag in args ("" when absent).
 func valueOf(args []string, flag string) string {
 	for i, arg := range args {
@@ -186,4 +164,19 @@ func valueOf(args []string, flag string) string {
 		}
 	}
 	return ""
+}
+
+// withoutFlag is args without a flag and its value (either "--flag value" or "--flag=value").
+func withoutFlag(args []string, flag string) []string {
+	kept := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		switch {
+		case args[i] == flag:
+			i++
+		case strings.HasPrefix(args[i], flag+"="):
+		default:
+			kept = append(kept, args[i])
+		}
+	}
+	return kept
 }
