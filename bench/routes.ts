@@ -1,21 +1,25 @@
 /*
- * The two routes side by side (a benchmark, not a test): the dynamic route (the classes of
- * `pulumi-wsbridge`, run by Pulumi's Node.js dynamic-provider host `pulumi-resource-pulumi-nodejs`) and
- * the provider plugin route (`pulumi-resource-wsbridge`, installed from its archive as users install it,
- * with the generated SDK `@pulumi-wsbridge/wsbridge`), on the real Pulumi CLI against the in-process
- * emulator. Prints three tables, each with the issue's targets and whether they held:
+ * The routes side by side (a benchmark, not a test): the dynamic route (the classes of
+ * `pulumi-wsbridge`, run by Pulumi's Node.js dynamic-provider host `pulumi-resource-pulumi-nodejs`), the
+ * provider plugin route (`pulumi-resource-wsbridge`, installed from its archive as users install it,
+ * with the generated SDK `@pulumi-wsbridge/wsbridge`), and the same program in Go through the plugin
+ * (the generated Go SDK, run by Pulumi's Go Automation API: bench/go-program.ts), on the real Pulumi CLI
+ * against the in-process emulator. Prints three tables, each with the issues' targets and whether they held:
  *
  * 1. Plugin start: exec of the installed launcher until it prints its port (what the engine waits for
  *    before its first call), median and spread over BENCH_ROUTES_START_RUNS runs, for the plugin and for
  *    the dynamic host's launcher (started from the repository root, where it resolves @pulumi/pulumi);
  *    also until its first answer (GetPluginInfo), which on the plugin route loads the handlers.
+ *    The Go route starts the same plugin, so it has no row of its own.
  * 2. Operations: for each N, create, no-op preview, update all (every description changes), refresh and
- *    destroy, the same program on both routes (same Workspace arguments; only the import differs), each
- *    run on a fresh stack, the routes alternating which goes first: wall time (median, spread),
- *    plugin / dynamic, requests (both routes, and whether the requests are the same, method, path and
- *    query, ids aside), the time before our first request and after our last, the provider process's
- *    peak RSS (bench/plugin-rss.ts), and the CPU of this process, which hosts the program (the Automation
- *    API runs it inline) and the emulator (the same requests on both routes). Below it, the floor: up and preview of a program with no resource.
+ *    destroy, the same program on every route (same Workspace arguments), each run on a fresh stack, the
+ *    routes taking turns to go first: wall time (median, spread), plugin / dynamic and Go / plugin,
+ *    requests (every route, the request floor they set at the emulator's rate limit, and whether the
+ *    requests are the same, method, path and query, ids aside), the time before our first request and
+ *    after our last, the provider process's peak RSS (bench/plugin-rss.ts), and the CPU of the program
+ *    and the emulator: this process hosts the emulator and the TypeScript programs (the Automation API
+ *    runs them inline); the Go program's process reports its own CPU, which is added. Below it, the
+ *    floor: up and preview of a program with no resource, in TypeScript and in Go.
  * 3. State: `stack export` after create: total bytes (compact JSON), per workspace (total / N), per
  *    Workspace resource (mean), the provider resource, and the state file on disk per workspace.
  *
@@ -35,7 +39,8 @@
  *                                         destroy run (unless BENCH_ROUTES_PHASES is set), with the file
  *                                         backend's default checkpoints unless BENCH_ROUTES_CLI_ENV says otherwise
  *   BENCH_ROUTES_REPEATS=3                runs per size and route, medians reported (default 3 for N ≤ 100, else 1)
- *   BENCH_ROUTES_ROUTES=plugin            routes to run, of dynamic, plugin (default both)
+ *   BENCH_ROUTES_ROUTES=plugin,go         routes to run, of dynamic, plugin, go (default all three; go needs `go`
+ *                                         on PATH and builds test/go/cmd/lifecycle first)
  *   BENCH_ROUTES_MODE=no-limit            `limit-30` (the emulator advertises and enforces the service's 30
  *                                         requests/s; the default) or `no-limit` (1,000,000/s: see bench/lifecycle.ts)
  *   BENCH_ROUTES_PHASES=preview,update    optional phases, of preview, update, refresh (default all; at
@@ -57,7 +62,8 @@ import type { RequestLogEntry } from "../emulator/types";
 import {
   createStack, emulatorStackConfig, installPlugin, pluginArchive, pulumiCli, repoRoot, type HarnessStack,
 } from "../scripts/lib/stack-harness";
-import { PluginRssSampler, canSamplePluginRss } from "./plugin-rss";
+import { GoStack, buildGoLifecycle } from "./go-program";
+import { PluginRssSampler, canSamplePluginRss, type SampledPlugin } from "./plugin-rss";
 
 // ---- settings ----------------------------------------------------------------------------------
 
@@ -69,8 +75,11 @@ const MODES = {
 } as const;
 type ModeName = keyof typeof MODES;
 
-type Route = "dynamic" | "plugin";
-const ROUTE_LABELS: Record<Route, string> = { dynamic: "dynamic (pulumi-resource-pulumi-nodejs)", plugin: "plugin (pulumi-resource-wsbridge)" };
+type Route = "dynamic" | "plugin" | "go";
+const ALL_ROUTES: readonly Route[] = ["dynamic", "plugin", "go"];
+/** The routes whose provider is a launcher of its own (the Go route starts the plugin's). */
+type StartRoute = Exclude<Route, "go">;
+const ROUTE_LABELS: Record<StartRoute, string> = { dynamic: "dynamic (pulumi-resource-pulumi-nodejs)", plugin: "plugin (pulumi-resource-wsbridge)" };
 
 type PhaseKey = "create" | "preview" | "update" | "refresh" | "destroy";
 const PHASE_LABELS: Record<PhaseKey, string> = {
@@ -106,7 +115,8 @@ const SIZES = listFromEnv("BENCH_ROUTES_SIZES", "10,100").map((s) => {
   return n;
 });
 const REPEATS = positiveIntegerFromEnv("BENCH_ROUTES_REPEATS");
-const ROUTES = listFromEnv("BENCH_ROUTES_ROUTES", "dynamic,plugin").map((r) => oneOf("BENCH_ROUTES_ROUTES", r, ["dynamic", "plugin"] as const));
+const ROUTES = listFromEnv("BENCH_ROUTES_ROUTES", ALL_ROUTES.join(",")).map((r) => oneOf("BENCH_ROUTES_ROUTES", r, ALL_ROUTES));
+const START_ROUTES = ROUTES.filter((r): r is StartRoute => r !== "go");
 const MODE: ModeName = oneOf("BENCH_ROUTES_MODE", process.env.BENCH_ROUTES_MODE || "limit-30", Object.keys(MODES) as ModeName[]);
 const PHASES_SET = process.env.BENCH_ROUTES_PHASES !== undefined && process.env.BENCH_ROUTES_PHASES !== "";
 const CHOSEN_OPTIONAL = listFromEnv("BENCH_ROUTES_PHASES", OPTIONAL_PHASES.join(",")).map((p) => {
@@ -131,9 +141,10 @@ function repeatsFor(size: number): number {
   return REPEATS ?? (size <= 100 ? 3 : 1);
 }
 
-/** The routes in the order of this run: alternating which goes first, so a drifting load hits both alike. */
-function routesInOrder(run: number): Route[] {
-  return run % 2 === 1 ? [...ROUTES] : [...ROUTES].reverse();
+/** The routes in the order of this run: each goes first in turn, so a drifting load hits all alike. */
+function routesInOrder<R extends Route>(routes: readonly R[], run: number): R[] {
+  const shift = (run - 1) % Math.max(routes.length, 1);
+  return [...routes.slice(shift), ...routes.slice(0, shift)];
 }
 
 // ---- small helpers -----------------------------------------------------------------------------
@@ -262,18 +273,18 @@ async function nodeFloorSeconds(runs: number): Promise<number> {
   return median(seconds);
 }
 
-async function measureStarts(cli: PulumiCommand, failures: string[]): Promise<Map<Route, StartSample[]>> {
+async function measureStarts(cli: PulumiCommand, failures: string[]): Promise<Map<StartRoute, StartSample[]>> {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), "wsbridge-routes-start-"));
-  const samples = new Map<Route, StartSample[]>(ROUTES.map((r) => [r, []]));
+  const samples = new Map<StartRoute, StartSample[]>(START_ROUTES.map((r) => [r, []]));
   try {
-    const launchers: Record<Route, string> = {
+    const launchers: Record<StartRoute, string> = {
       dynamic: path.join(path.dirname(cli.command), "pulumi-resource-pulumi-nodejs"),
       plugin: installedPluginLauncher(cli, home),
     };
     // One unmeasured start each: the first reads its files from disk, the engine's never do.
-    for (const route of ROUTES) await startOnce(launchers[route]);
+    for (const route of START_ROUTES) await startOnce(launchers[route]);
     for (let run = 1; run <= START_RUNS; run++) {
-      for (const route of routesInOrder(run)) {
+      for (const route of routesInOrder(START_ROUTES, run)) {
         try {
           samples.get(route)?.push(await startOnce(launchers[route]));
         } catch (e) {
@@ -287,8 +298,8 @@ async function measureStarts(cli: PulumiCommand, failures: string[]): Promise<Ma
   return samples;
 }
 
-function printStartTable(samples: Map<Route, StartSample[]>): void {
-  const rows = ROUTES.map((route) => {
+function printStartTable(samples: Map<StartRoute, StartSample[]>): void {
+  const rows = START_ROUTES.map((route) => {
     const s = samples.get(route) ?? [];
     if (s.length === 0) return `| ${ROUTE_LABELS[route]} | 0 | — | — | — | — | — | — |`;
     const port = s.map((x) => x.portSeconds);
@@ -371,65 +382,145 @@ interface Program {
   description: string;
 }
 
-/** The Workspace class of either route, as the program uses it: the same arguments on both. */
+const CREATED_DESCRIPTION = "created by the routes benchmark";
+const UPDATED_DESCRIPTION = "updated by the routes benchmark";
+
+/** The Workspace class of a TypeScript route, as the program uses it: the same arguments on both. */
 type WorkspaceClass = new (name: string, args: { name: string; description: string }) => unknown;
 
-async function workspaceClass(route: Route): Promise<WorkspaceClass> {
+async function workspaceClass(route: StartRoute): Promise<WorkspaceClass> {
   return route === "dynamic" ? (await import("pulumi-wsbridge")).Workspace : (await import("@pulumi-wsbridge/wsbridge")).Workspace;
 }
 
-async function runPhase(h: HarnessStack, phase: PhaseKey, program: Program, onEvent: (event: EngineEvent) => void): Promise<OpMap> {
-  const options = { onEvent, ...(PARALLEL === undefined ? {} : { parallel: PARALLEL }) };
-  switch (phase) {
-    case "create":
-      return (await h.stack.up(options)).summary.resourceChanges ?? {};
-    case "preview":
-      return (await h.stack.preview(options)).changeSummary;
-    case "update":
-      program.description = "updated by the routes benchmark";
-      return (await h.stack.up(options)).summary.resourceChanges ?? {};
-    case "refresh":
-      return (await h.stack.refresh(options)).summary.resourceChanges ?? {};
-    case "destroy":
-      return (await h.stack.destroy(options)).summary.resourceChanges ?? {};
-  }
+/** What one operation reported, however the route's program ran it. */
+interface Operation {
+  /** The whole Automation API call. */
+  seconds: number;
+  engineSeconds: number | null;
+  /** CPU of a program that runs in a process of its own (the Go route); 0 when it runs in this one. */
+  programProcessCpuSeconds: number;
+  changes: OpMap;
 }
 
-async function measurePhase(
-  emulator: RunningEmulator, h: HarnessStack, route: Route, phase: PhaseKey, program: Program, size: number, prefix: string,
-): Promise<PhaseSample> {
-  emulator.clearRequests();
-  const sampler = new PluginRssSampler(route === "dynamic" ? "dynamic" : "wsbridge");
-  sampler.start();
-  let summaryAt: number | undefined;
-  const onEvent = (event: EngineEvent): void => {
-    if (event.summaryEvent !== undefined) summaryAt = Date.now();
+/** A stack of one route's program: the operations, the state, and its folder (whose backend/ holds the state). */
+interface RouteStack {
+  readonly dir: string;
+  /** Runs the phase; `update` is an up after the program's description changed. */
+  run(phase: PhaseKey): Promise<Operation>;
+  exportDeployment(): Promise<unknown>;
+  dispose(): Promise<void>;
+}
+
+/** A TypeScript program, run inline in this process by the Node.js Automation API (scripts/lib/stack-harness.ts). */
+function typescriptStack(h: HarnessStack, program: Program): RouteStack {
+  const options = PARALLEL === undefined ? {} : { parallel: PARALLEL };
+  const call = async (phase: PhaseKey, onEvent: (event: EngineEvent) => void): Promise<OpMap> => {
+    switch (phase) {
+      case "create":
+      case "update":
+        return (await h.stack.up({ ...options, onEvent })).summary.resourceChanges ?? {};
+      case "preview":
+        return (await h.stack.preview({ ...options, onEvent })).changeSummary;
+      case "refresh":
+        return (await h.stack.refresh({ ...options, onEvent })).summary.resourceChanges ?? {};
+      case "destroy":
+        return (await h.stack.destroy({ ...options, onEvent })).summary.resourceChanges ?? {};
+    }
   };
-  const started = Date.now();
+  return {
+    dir: h.dir,
+    async run(phase) {
+      if (phase === "update") program.description = UPDATED_DESCRIPTION;
+      let summaryAt: number | undefined;
+      const started = Date.now();
+      const changes = await call(phase, (event) => {
+        if (event.summaryEvent !== undefined) summaryAt = Date.now();
+      });
+      const seconds = (Date.now() - started) / 1000;
+      return { seconds, engineSeconds: summaryAt === undefined ? null : (summaryAt - started) / 1000, programProcessCpuSeconds: 0, changes };
+    },
+    async exportDeployment() {
+      return (await h.stack.exportStack()).deployment;
+    },
+    dispose: () => h.dispose(),
+  };
+}
+
+/** The Go program, in a process of its own that times each Automation API call (bench/go-program.ts). */
+function goStack(g: GoStack, program: Program): RouteStack {
+  return {
+    dir: g.dir,
+    async run(phase) {
+      if (phase === "update") program.description = UPDATED_DESCRIPTION;
+      const command = phase === "create" || phase === "update" ? "up" : phase;
+      const done = await g.operation(command, program.description);
+      return { seconds: done.seconds, engineSeconds: done.engineSeconds, programProcessCpuSeconds: done.cpuSeconds, changes: done.changes };
+    },
+    exportDeployment: () => g.exportDeployment(),
+    dispose: () => g.dispose(),
+  };
+}
+
+interface Setting {
+  cli: PulumiCommand;
+  /** The Go route's command, built before anything is measured. */
+  goBinary?: string;
+}
+
+async function stackOf(setting: Setting, emulator: RunningEmulator | undefined, route: Route, projectName: string, size: number, program: Program): Promise<RouteStack> {
+  if (route === "go") {
+    if (setting.goBinary === undefined) throw new Error("the Go route's command was not built");
+    const noEmulator = { url: "http://127.0.0.1:1", token: "none", organization: "none" };
+    return goStack(await GoStack.start({
+      cli: setting.cli, binary: setting.goBinary, emulator: emulator ?? noEmulator, projectName, size, env: CLI_ENV, ...(PARALLEL === undefined ? {} : { parallel: PARALLEL }),
+    }), program);
+  }
+  const h = await createStack({
+    cli: setting.cli,
+    projectName,
+    ...(emulator === undefined ? {} : { config: emulatorStackConfig(emulator) }),
+    env: CLI_ENV,
+    plugin: route === "plugin",
+    program: async () => {
+      const Workspace = await workspaceClass(route);
+      for (let i = 0; i < size; i++) new Workspace(`ws-${i}`, { name: `${projectName}-${i}`, description: program.description });
+    },
+  });
+  return typescriptStack(h, program);
+}
+
+/** Which plugin process holds the route's provider. */
+const SAMPLED: Record<Route, SampledPlugin> = { dynamic: "dynamic", plugin: "wsbridge", go: "wsbridge" };
+
+async function measurePhase(emulator: RunningEmulator, stack: RouteStack, route: Route, phase: PhaseKey, size: number, prefix: string): Promise<PhaseSample> {
+  emulator.clearRequests();
+  const sampler = new PluginRssSampler(SAMPLED[route]);
+  sampler.start();
+  const sent = Date.now();
   const cpuBefore = process.cpuUsage();
-  let changes: OpMap;
+  let done: Operation;
   let providerPeakMib = 0;
   try {
-    changes = await runPhase(h, phase, program, onEvent);
+    done = await stack.run(phase);
   } finally {
     providerPeakMib = sampler.stop();
   }
-  const ended = Date.now();
+  const answered = Date.now();
   const cpu = process.cpuUsage(cpuBefore);
   const log = emulator.requests();
   const times = log.map((r) => Date.parse(r.at));
-  const unexpected = unexpectedChanges(phase, changes, size);
+  const unexpected = unexpectedChanges(phase, done.changes, size);
   return {
-    seconds: (ended - started) / 1000,
-    engineSeconds: summaryAt === undefined ? null : (summaryAt - started) / 1000,
+    seconds: done.seconds,
+    engineSeconds: done.engineSeconds,
     requests: log.length,
     requestLines: log.map((r) => requestLine(r, prefix)).sort(),
     rateLimited: log.filter((r) => r.status === 429).length,
     providerPeakMib,
-    hostCpuSeconds: (cpu.user + cpu.system) / 1e6,
-    beforeFirstRequestSeconds: times.length === 0 ? null : (Math.min(...times) - started) / 1000,
-    afterLastRequestSeconds: times.length === 0 ? null : (ended - Math.max(...times)) / 1000,
-    changes,
+    hostCpuSeconds: (cpu.user + cpu.system) / 1e6 + done.programProcessCpuSeconds,
+    beforeFirstRequestSeconds: times.length === 0 ? null : (Math.min(...times) - sent) / 1000,
+    afterLastRequestSeconds: times.length === 0 ? null : (answered - Math.max(...times)) / 1000,
+    changes: done.changes,
     ...(unexpected === undefined ? {} : { unexpected }),
   };
 }
@@ -443,40 +534,28 @@ function stateFileBytes(dir: string): number {
     .reduce((sum, e) => sum + fs.statSync(path.join(e.parentPath, e.name)).size, 0);
 }
 
-async function measureState(h: HarnessStack): Promise<StateSample> {
-  const exported = await h.stack.exportStack();
-  const deployment = exported.deployment as { resources?: Array<{ urn: string; type: string }> };
+async function measureState(stack: RouteStack): Promise<StateSample> {
+  const deployment = (await stack.exportDeployment()) as { resources?: Array<{ urn: string; type: string }> };
   const resources = deployment.resources ?? [];
   const size = (value: unknown): number => Buffer.byteLength(JSON.stringify(value), "utf8");
   const workspaces = resources.filter((r) => /::ws-\d+$/.test(r.urn));
   const providers = resources.filter((r) => r.type.startsWith("pulumi:providers:"));
   return {
     resources: resources.length,
-    totalBytes: size(exported.deployment),
+    totalBytes: size(deployment),
     perWorkspaceResourceBytes: workspaces.length === 0 ? 0 : workspaces.reduce((sum, r) => sum + size(r), 0) / workspaces.length,
     providerBytes: providers.reduce((sum, r) => sum + size(r), 0),
-    fileBytes: stateFileBytes(h.dir),
+    fileBytes: stateFileBytes(stack.dir),
   };
 }
 
-async function runLifecycle(cli: PulumiCommand, emulator: RunningEmulator, route: Route, size: number, run: number): Promise<LifecycleSample> {
+async function runLifecycle(setting: Setting, emulator: RunningEmulator, route: Route, size: number, run: number): Promise<LifecycleSample> {
   const prefix = `routes-${route}-${size}-${run}`;
-  const program: Program = { description: "created by the routes benchmark" };
-  const h = await createStack({
-    cli,
-    projectName: prefix,
-    config: emulatorStackConfig(emulator),
-    env: CLI_ENV,
-    plugin: route === "plugin",
-    program: async () => {
-      const Workspace = await workspaceClass(route);
-      for (let i = 0; i < size; i++) new Workspace(`ws-${i}`, { name: `${prefix}-${i}`, description: program.description });
-    },
-  });
+  const stack = await stackOf(setting, emulator, route, prefix, size, { description: CREATED_DESCRIPTION });
   const result: LifecycleSample = { phases: new Map() };
   try {
     for (const phase of phasesFor(size)) {
-      const sample = await measurePhase(emulator, h, route, phase, program, size, prefix);
+      const sample = await measurePhase(emulator, stack, route, phase, size, prefix);
       result.phases.set(phase, sample);
       console.error(
         `routes: N=${size} ${route} run ${run} ${PHASE_LABELS[phase]}: ${sample.seconds.toFixed(1)} s ` +
@@ -486,49 +565,58 @@ async function runLifecycle(cli: PulumiCommand, emulator: RunningEmulator, route
           (sample.unexpected === undefined ? "" : ` — UNEXPECTED: ${sample.unexpected}`),
       );
       if (phase === "create") {
-        result.state = await measureState(h);
+        result.state = await measureState(stack);
         console.error(`routes: N=${size} ${route} run ${run} state: ${bytes(result.state.totalBytes)} bytes exported, ` +
           `${bytes(result.state.perWorkspaceResourceBytes)} per Workspace resource`);
       }
     }
   } finally {
-    await h.dispose();
+    await stack.dispose();
   }
   return result;
 }
 
+type FloorPhase = "create" | "preview";
+
 /**
  * The floor no route can go below: the same operations on a program that declares no resource, so no
- * provider starts (the CLI, the engine, the Automation API and the state writes of the stack alone).
+ * provider starts (the CLI, the engine, the Automation API and the state writes of the stack alone), for
+ * a TypeScript program (both TypeScript routes run the same) and for the Go program.
  */
-async function measureEmptyProgram(cli: PulumiCommand, runs: number): Promise<Map<"create" | "preview", number[]>> {
-  const seconds = new Map<"create" | "preview", number[]>([["create", []], ["preview", []]]);
-  const h = await createStack({ cli, projectName: "routes-empty", env: CLI_ENV, program: async () => {} });
-  const options = PARALLEL === undefined ? {} : { parallel: PARALLEL };
+async function measureEmptyProgram(setting: Setting, language: "typescript" | "go", runs: number): Promise<Map<FloorPhase, number[]>> {
+  const seconds = new Map<FloorPhase, number[]>([["create", []], ["preview", []]]);
+  const stack = await stackOf(setting, undefined, language === "go" ? "go" : "plugin", `routes-empty-${language}`, 0, { description: "" });
   try {
     for (let run = 1; run <= runs; run++) {
-      let started = Date.now();
-      await h.stack.up(options);
-      seconds.get("create")?.push((Date.now() - started) / 1000);
-      started = Date.now();
-      await h.stack.preview(options);
-      seconds.get("preview")?.push((Date.now() - started) / 1000);
-      await h.stack.destroy(options);
+      for (const phase of ["create", "preview"] as const) seconds.get(phase)?.push((await stack.run(phase)).seconds);
+      await stack.run("destroy");
     }
   } finally {
-    await h.dispose();
+    await stack.dispose();
   }
   return seconds;
 }
 
 // ---- the operations table ----------------------------------------------------------------------
 
-/** The issue's targets: plugin wall time as a fraction of the dynamic route's, per N and phase. */
-function targetRatio(size: number, phase: PhaseKey): number | undefined {
-  if (size === 10) return phase === "create" || phase === "preview" ? 0.6 : phase === "update" || phase === "destroy" ? 1 : undefined;
-  if (size === 100) return 1;
-  return undefined;
+/** A ratio of two routes' wall times and its target per N and phase (issue 26: plugin / dynamic; issue 27: Go / plugin). */
+interface Comparison {
+  route: Route;
+  over: Route;
+  target(size: number, phase: PhaseKey): number | undefined;
 }
+
+const COMPARISONS: readonly Comparison[] = [
+  {
+    route: "plugin",
+    over: "dynamic",
+    target: (size, phase) => {
+      if (size === 10) return phase === "create" || phase === "preview" ? 0.6 : phase === "update" || phase === "destroy" ? 1 : undefined;
+      return size === 100 ? 1 : undefined;
+    },
+  },
+  { route: "go", over: "plugin", target: (size, phase) => (size === 10 && (phase === "create" || phase === "preview") ? 1.1 : undefined) },
+];
 
 interface Row {
   size: number;
@@ -536,69 +624,79 @@ interface Row {
   samples: Map<Route, PhaseSample[]>;
 }
 
-/** Whether both routes sent the same requests in every run of the phase; a description when not. */
+/** Whether every route sent the same requests in every run of the phase; a description when not. */
 function requestDifference(row: Row): string | undefined {
-  const dynamic = row.samples.get("dynamic") ?? [];
-  const plugin = row.samples.get("plugin") ?? [];
-  if (dynamic.length === 0 || plugin.length === 0) return undefined;
+  const all = ROUTES.flatMap((route) => (row.samples.get(route) ?? []).map((sample) => ({ route, sample })));
+  const first = all[0];
+  if (first === undefined) return undefined;
   const key = (s: PhaseSample): string => s.requestLines.join("\n");
-  const reference = key(dynamic[0] as PhaseSample);
-  const odd = [...dynamic, ...plugin].find((s) => key(s) !== reference);
+  const odd = all.find((s) => key(s.sample) !== key(first.sample));
   if (odd === undefined) return undefined;
   const count = (lines: string[]): Map<string, number> => lines.reduce((m, l) => m.set(l, (m.get(l) ?? 0) + 1), new Map<string, number>());
-  const a = count((dynamic[0] as PhaseSample).requestLines);
-  const b = count(odd.requestLines);
+  const a = count(first.sample.requestLines);
+  const b = count(odd.sample.requestLines);
+  const other = odd.route === first.route ? `another ${odd.route} run` : odd.route;
   const lines = [...new Set([...a.keys(), ...b.keys()])].filter((l) => a.get(l) !== b.get(l))
-    .map((l) => `${l}: dynamic ${a.get(l) ?? 0}, ${plugin.includes(odd) ? "plugin" : "another dynamic run"} ${b.get(l) ?? 0}`);
+    .map((l) => `${l}: ${first.route} ${a.get(l) ?? 0}, ${other} ${b.get(l) ?? 0}`);
   return lines.join("; ");
 }
 
-function pair(row: Row, value: (samples: PhaseSample[]) => string): string {
+function perRoute(row: Row, value: (samples: PhaseSample[]) => string): string {
   return ROUTES.map((route) => {
     const s = row.samples.get(route) ?? [];
     return s.length === 0 ? "—" : value(s);
   }).join(" / ");
 }
 
-function formatRow(row: Row): string {
-  const wall = (route: Route): number | undefined => {
-    const s = row.samples.get(route) ?? [];
-    return s.length === 0 ? undefined : median(s.map((x) => x.seconds));
-  };
-  const dynamic = wall("dynamic");
-  const plugin = wall("plugin");
-  const ratio = dynamic !== undefined && plugin !== undefined && dynamic > 0 ? plugin / dynamic : undefined;
-  const target = targetRatio(row.size, row.phase);
+function wallOf(row: Row, route: Route): number | undefined {
+  const s = row.samples.get(route) ?? [];
+  return s.length === 0 ? undefined : median(s.map((x) => x.seconds));
+}
+
+/** The comparisons this run can make: both of their routes ran. */
+const comparisonsRun = (): Comparison[] => COMPARISONS.filter((c) => ROUTES.includes(c.route) && ROUTES.includes(c.over));
+
+function comparisonCells(row: Row, c: Comparison): string {
+  const mine = wallOf(row, c.route);
+  const theirs = wallOf(row, c.over);
+  const ratio = mine !== undefined && theirs !== undefined && theirs > 0 ? mine / theirs : undefined;
+  const target = c.target(row.size, row.phase);
   const targetText = target === undefined ? "—" : target === 1 ? "no slower (≤ 1.00×)" : `≤ ${target.toFixed(2)}×`;
   const held = target === undefined || ratio === undefined ? "—" : ratio <= target ? `yes (${ratio.toFixed(2)}×)` : `no (${ratio.toFixed(2)}×)`;
+  return `${ratio === undefined ? "—" : `${ratio.toFixed(2)}×`} | ${targetText} | ${held}`;
+}
+
+function formatRow(row: Row): string {
   const difference = requestDifference(row);
   const same = row.samples.size < 2 ? "—" : difference === undefined ? "yes" : "NO (below)";
-  const runs = pair(row, (s) => String(s.length));
-  const secondsOf = (route: Route): string => {
+  const seconds = (route: Route): string => {
     const s = row.samples.get(route) ?? [];
     return s.length === 0 ? "— | —" : `${fixed(median(s.map((x) => x.seconds)))} | ${spreadOf(s.map((x) => x.seconds))}`;
   };
   const unexpected = [...row.samples.values()].flat().map((s) => s.unexpected).find((u) => u !== undefined);
   const first = [...row.samples.values()].flat()[0];
   const changes = unexpected === undefined ? formatChanges(first?.changes ?? {}) : `UNEXPECTED: ${unexpected}`;
-  return `| ${row.size} | ${PHASE_LABELS[row.phase]} | ${runs} | ${secondsOf("dynamic")} | ${secondsOf("plugin")} | ${ratio === undefined ? "—" : `${ratio.toFixed(2)}×`} | ` +
-    `${targetText} | ${held} | ${pair(row, (s) => fixed(median(s.map((x) => x.requests)), 0))} | ${same} | ` +
-    `${pair(row, (s) => fixed(median(s.map((x) => x.rateLimited)), 0))} | ` +
-    `${pair(row, (s) => fixed(medianOrNull(s.map((x) => x.engineSeconds))))} | ` +
-    `${pair(row, (s) => fixed(medianOrNull(s.map((x) => x.beforeFirstRequestSeconds))))} | ` +
-    `${pair(row, (s) => fixed(medianOrNull(s.map((x) => x.afterLastRequestSeconds))))} | ` +
-    `${pair(row, (s) => fixed(median(s.map((x) => x.providerPeakMib)), 0))} | ${pair(row, (s) => fixed(median(s.map((x) => x.hostCpuSeconds))))} | ${changes} |`;
+  const requestFloor = first === undefined ? "—" : fixed(first.requests / MODES[MODE].advertised);
+  return `| ${row.size} | ${PHASE_LABELS[row.phase]} | ${perRoute(row, (s) => String(s.length))} | ${ROUTES.map(seconds).join(" | ")} | ` +
+    `${comparisonsRun().map((c) => comparisonCells(row, c)).join(" | ")} | ` +
+    `${perRoute(row, (s) => fixed(median(s.map((x) => x.requests)), 0))} | ${requestFloor} | ${same} | ` +
+    `${perRoute(row, (s) => fixed(median(s.map((x) => x.rateLimited)), 0))} | ` +
+    `${perRoute(row, (s) => fixed(medianOrNull(s.map((x) => x.engineSeconds))))} | ` +
+    `${perRoute(row, (s) => fixed(medianOrNull(s.map((x) => x.beforeFirstRequestSeconds))))} | ` +
+    `${perRoute(row, (s) => fixed(medianOrNull(s.map((x) => x.afterLastRequestSeconds))))} | ` +
+    `${perRoute(row, (s) => fixed(median(s.map((x) => x.providerPeakMib)), 0))} | ${perRoute(row, (s) => fixed(median(s.map((x) => x.hostCpuSeconds))))} | ${changes} |`;
 }
 
 function printOperationsTable(rows: Row[]): void {
-  const both = ROUTES.join(" / ");
-  console.log([
-    `| N | phase | runs (${both}) | dynamic wall (s, median) | dynamic min–max (s) | plugin wall (s, median) | plugin min–max (s) | plugin / dynamic | target | held | ` +
-      `requests (${both}) | same requests | 429s (${both}) | to summary event (s; ${both}) | before 1st request (s; ${both}) | ` +
-      `after last request (s; ${both}) | provider peak RSS (MiB; ${both}) | program + emulator CPU (s; ${both}) | changes |`,
-    "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
-    ...rows.map(formatRow),
-  ].join("\n"));
+  const all = ROUTES.join(" / ");
+  const header = [
+    "N", "phase", `runs (${all})`,
+    ...ROUTES.flatMap((route) => [`${route} wall (s, median)`, `${route} min–max (s)`]),
+    ...comparisonsRun().flatMap((c) => [`${c.route} / ${c.over}`, "target", "held"]),
+    `requests (${all})`, `request floor at ${MODES[MODE].label} (s)`, "same requests", `429s (${all})`, `to summary event (s; ${all})`,
+    `before 1st request (s; ${all})`, `after last request (s; ${all})`, `provider peak RSS (MiB; ${all})`, `program + emulator CPU (s; ${all})`, "changes",
+  ];
+  console.log([`| ${header.join(" | ")} |`, `|${header.map(() => "---").join("|")}|`, ...rows.map(formatRow)].join("\n"));
   for (const row of rows) {
     const difference = requestDifference(row);
     if (difference !== undefined) console.log(`DIFFERENT REQUESTS at N=${row.size}, ${PHASE_LABELS[row.phase]}: ${difference}`);
@@ -618,6 +716,8 @@ function printStateTable(states: Map<number, Map<Route, StateSample[]>>): void {
       if (s.length === 0) continue;
       const total = median(s.map((x) => x.totalBytes));
       const per = median(s.map((x) => x.perWorkspaceResourceBytes));
+      // Issue 26's target is the plugin's. The Go SDK adds the registering goroutine's stack trace to each
+      // resource (its source positions), which the engine stores: printed, not judged.
       const judged = route === "plugin" && dynamicPer !== undefined && dynamicPer > 0;
       const target = judged ? `≤ ½ dynamic (${bytes(dynamicPer / 2)})` : "—";
       const held = judged ? `${per <= dynamicPer / 2 ? "yes" : "no"} (${(per / dynamicPer).toFixed(2)}×)` : "—";
@@ -636,14 +736,14 @@ function printStateTable(states: Map<number, Map<Route, StateSample[]>>): void {
 
 async function main(): Promise<void> {
   if (!canSamplePluginRss()) console.error("routes: no /proc here, the providers' RSS reads 0");
-  const cli = await pulumiCli();
+  const setting: Setting = { cli: await pulumiCli() };
   console.log(`Routes benchmark: ${describeSetup()}`);
   const failures: string[] = [];
 
-  if (PARTS.includes("start")) {
-    const starts = await measureStarts(cli, failures);
+  if (PARTS.includes("start") && START_ROUTES.length > 0) {
+    const starts = await measureStarts(setting.cli, failures);
     console.log("");
-    console.log(`Plugin start (${START_RUNS} runs per launcher, alternating, after one unmeasured start each):`);
+    console.log(`Plugin start (${START_RUNS} runs per launcher, alternating, after one unmeasured start each; the Go route starts the plugin's):`);
     printStartTable(starts);
     const floor = await nodeFloorSeconds(START_RUNS);
     console.log(`Node.js itself (${process.version}), exec → its first line printed, median of ${START_RUNS}: ${fixed(floor, 3)} s: ` +
@@ -653,51 +753,63 @@ async function main(): Promise<void> {
 
   const rows: Row[] = [];
   const states = new Map<number, Map<Route, StateSample[]>>();
-  let empty: Map<"create" | "preview", number[]> | undefined;
+  const floors = new Map<"typescript" | "go", Map<FloorPhase, number[]>>();
   if (PARTS.includes("operations")) {
-    // The programs run in this process (inline): load both routes' classes once before measuring, so the
-    // first run of neither pays a require the others do not (each takes a few ms in a fresh Node.js).
-    for (const route of ROUTES) await workspaceClass(route);
+    const buildDir = fs.mkdtempSync(path.join(os.tmpdir(), "wsbridge-routes-go-"));
     try {
-      empty = await measureEmptyProgram(cli, repeatsFor(SIZES[0] ?? 10));
-    } catch (e) {
-      failures.push(`the empty program: ${errorText(e)}`);
-    }
-    for (const size of SIZES) {
-      const emulator = await startEmulator({ port: 0, quiet: true, faults: { rateLimit: { limit: MODES[MODE].advertised } } });
-      const runs = new Map<Route, LifecycleSample[]>(ROUTES.map((r) => [r, []]));
-      try {
-        for (let run = 1; run <= repeatsFor(size); run++) {
-          for (const route of routesInOrder(run)) {
-            try {
-              runs.get(route)?.push(await runLifecycle(cli, emulator, route, size, run));
-            } catch (e) {
-              failures.push(`N=${size} ${route} run ${run}: ${errorText(e)}`);
+      if (ROUTES.includes("go")) setting.goBinary = await buildGoLifecycle(buildDir);
+      // The TypeScript programs run in this process (inline): load both routes' classes once before
+      // measuring, so the first run of neither pays a require the others do not (a few ms each).
+      for (const route of START_ROUTES) await workspaceClass(route);
+      const languages = [
+        ...(START_ROUTES.length > 0 ? ["typescript" as const] : []),
+        ...(ROUTES.includes("go") ? ["go" as const] : []),
+      ];
+      for (const language of languages) {
+        try {
+          floors.set(language, await measureEmptyProgram(setting, language, repeatsFor(SIZES[0] ?? 10)));
+        } catch (e) {
+          failures.push(`the empty ${language} program: ${errorText(e)}`);
+        }
+      }
+      for (const size of SIZES) {
+        const emulator = await startEmulator({ port: 0, quiet: true, faults: { rateLimit: { limit: MODES[MODE].advertised } } });
+        const runs = new Map<Route, LifecycleSample[]>(ROUTES.map((r) => [r, []]));
+        try {
+          for (let run = 1; run <= repeatsFor(size); run++) {
+            for (const route of routesInOrder(ROUTES, run)) {
+              try {
+                runs.get(route)?.push(await runLifecycle(setting, emulator, route, size, run));
+              } catch (e) {
+                failures.push(`N=${size} ${route} run ${run}: ${errorText(e)}`);
+              }
             }
           }
+        } finally {
+          await emulator.close();
         }
-      } finally {
-        await emulator.close();
-      }
-      for (const phase of phasesFor(size)) {
-        const samples = new Map<Route, PhaseSample[]>();
-        for (const [route, lifecycles] of runs) {
-          const s = lifecycles.map((l) => l.phases.get(phase)).filter((x): x is PhaseSample => x !== undefined);
-          if (s.length > 0) samples.set(route, s);
+        for (const phase of phasesFor(size)) {
+          const samples = new Map<Route, PhaseSample[]>();
+          for (const [route, lifecycles] of runs) {
+            const s = lifecycles.map((l) => l.phases.get(phase)).filter((x): x is PhaseSample => x !== undefined);
+            if (s.length > 0) samples.set(route, s);
+          }
+          if (samples.size > 0) rows.push({ size, phase, samples });
         }
-        if (samples.size > 0) rows.push({ size, phase, samples });
+        states.set(size, new Map([...runs].map(([route, lifecycles]) => [route, lifecycles.flatMap((l) => (l.state === undefined ? [] : [l.state]))])));
       }
-      states.set(size, new Map([...runs].map(([route, lifecycles]) => [route, lifecycles.flatMap((l) => (l.state === undefined ? [] : [l.state]))])));
+    } finally {
+      fs.rmSync(buildDir, { recursive: true, force: true });
     }
     console.log("");
-    console.log(`Operations (emulator ${MODES[MODE].label}; wall time is the whole Automation API call; routes alternate which runs first):`);
+    console.log(`Operations (emulator ${MODES[MODE].label}; wall time is the whole Automation API call; routes take turns to run first):`);
     printOperationsTable(rows);
-    if (empty !== undefined) {
-      const line = (phase: "create" | "preview"): string => {
-        const s = empty?.get(phase) ?? [];
+    for (const [language, seconds] of floors) {
+      const line = (phase: FloorPhase): string => {
+        const s = seconds.get(phase) ?? [];
         return s.length === 0 ? "—" : `${fixed(median(s))} s (${spreadOf(s)})`;
       };
-      console.log(`The floor, a program with no resource (no provider starts): up ${line("create")}, no-op preview ${line("preview")}.`);
+      console.log(`The floor, a ${language === "go" ? "Go" : "TypeScript"} program with no resource (no provider starts): up ${line("create")}, no-op preview ${line("preview")}.`);
     }
     console.log("");
     console.log("State after create:");

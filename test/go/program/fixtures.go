@@ -1,6 +1,6 @@
 // Package program holds the Go programs the tests and the benchmark run inline: every kind of the
 // wsbridge package and its lookups in one program (AllKinds), resources with bad inputs (BadInputs),
-// and N workspaces (Workspaces).
+// and N workspaces (Workspaces, for bench/routes.ts).
 package program
 
 // What the emulator must hold for AllKinds (the jest test starts it with these fixtures, in the
