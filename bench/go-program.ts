@@ -5,13 +5,12 @@
  * each call itself, around the Automation API call, as routes.ts times the TypeScript programs' calls.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as readline from "node:readline";
 import type { OpMap, PulumiCommand } from "@pulumi/pulumi/automation";
-import { CREDENTIAL_VARIABLES, installPlugin, repoRoot } from "../scripts/lib/stack-harness";
+import { installPlugin, repoRoot, stackFolderEnvironment } from "../scripts/lib/stack-harness";
 
 const GO_MODULE = path.join(repoRoot, "test", "go");
 
@@ -65,7 +64,7 @@ export interface GoStackOptions {
   parallel?: number;
 }
 
-/** One stack of the Go program, in a folder of its own laid out as scripts/lib/stack-harness.ts lays out TypeScript stacks. */
+/** One stack of the Go program, in a folder of its own laid out as scripts/lib/stack-harness.ts lays out TypeScript stacks (and stacks/ for the Go harness). */
 export class GoStack {
   private readonly answers: AsyncIterator<string>;
   private stderr = "";
@@ -78,19 +77,8 @@ export class GoStack {
   /** Starts the Go program and waits until its stack exists (not part of any measured operation). */
   static async start(options: GoStackOptions): Promise<GoStack> {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "wsbridge-stack-"));
-    const home = path.join(dir, "home");
-    for (const sub of ["backend", "home", "stacks"]) fs.mkdirSync(path.join(dir, sub));
-    const pulumiEnv: Record<string, string> = {
-      ...Object.fromEntries(CREDENTIAL_VARIABLES.map((name) => [name, ""])),
-      HOME: home,
-      PULUMI_HOME: path.join(home, ".pulumi"),
-      PULUMI_BACKEND_URL: `file://${path.join(dir, "backend")}`,
-      PULUMI_CONFIG_PASSPHRASE: process.env.PULUMI_CONFIG_PASSPHRASE ?? randomBytes(16).toString("hex"),
-      PULUMI_SKIP_UPDATE_CHECK: "true",
-      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-      PATH: `${path.dirname(options.cli.command)}${path.delimiter}${process.env.PATH ?? ""}`,
-      ...options.env,
-    };
+    fs.mkdirSync(path.join(dir, "stacks"));
+    const pulumiEnv = stackFolderEnvironment(options.cli, dir, options.env);
     installPlugin(options.cli, pulumiEnv);
     const args = ["-project", options.projectName, "-n", String(options.size)];
     if (options.parallel !== undefined) args.push("-parallel", String(options.parallel));

@@ -99,24 +99,33 @@ export interface HarnessStack {
   dispose(): Promise<void>;
 }
 
-export async function createStack(options: StackOptions): Promise<HarnessStack> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "wsbridge-stack-"));
+/**
+ * Makes `backend/` and `home/` below a stack's folder and returns the environment that keeps the CLI,
+ * its plugins and its state there: no developer credentials, no update check, no plugin downloads, and
+ * the CLI of `cli` first on PATH. `extra` comes last.
+ */
+export function stackFolderEnvironment(cli: PulumiCommand, dir: string, extra: Record<string, string> = {}): Record<string, string> {
   const backendDir = path.join(dir, "backend");
   const home = path.join(dir, "home");
-  fs.mkdirSync(backendDir);
-  fs.mkdirSync(home);
-  const blankCredentials = Object.fromEntries(CREDENTIAL_VARIABLES.map((name) => [name, ""]));
-  const envVars: Record<string, string> = {
-    ...blankCredentials,
+  fs.mkdirSync(backendDir, { recursive: true });
+  fs.mkdirSync(home, { recursive: true });
+  return {
+    ...Object.fromEntries(CREDENTIAL_VARIABLES.map((name) => [name, ""])),
     HOME: home,
     PULUMI_HOME: path.join(home, ".pulumi"),
     PULUMI_BACKEND_URL: `file://${backendDir}`,
     PULUMI_CONFIG_PASSPHRASE: process.env.PULUMI_CONFIG_PASSPHRASE ?? randomBytes(16).toString("hex"),
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-    PATH: `${path.dirname(options.cli.command)}${path.delimiter}${process.env.PATH ?? ""}`,
-    ...options.env,
+    PATH: `${path.dirname(cli.command)}${path.delimiter}${process.env.PATH ?? ""}`,
+    ...extra,
   };
+}
+
+export async function createStack(options: StackOptions): Promise<HarnessStack> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "wsbridge-stack-"));
+  const backendDir = path.join(dir, "backend");
+  const envVars = stackFolderEnvironment(options.cli, dir, options.env);
   const stack = await LocalWorkspace.createOrSelectStack(
     { stackName: options.stackName ?? "dev", projectName: options.projectName, program: options.program },
     {
