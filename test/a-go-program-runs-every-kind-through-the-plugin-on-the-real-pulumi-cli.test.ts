@@ -6,12 +6,11 @@
 // This file starts the emulator and the plugin's installation as users have them, and runs it; `go vet`
 // of the Go test program runs here too.
 import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../emulator";
-import { CREDENTIAL_VARIABLES, installPlugin, pulumiCli, repoRoot } from "../scripts/lib/stack-harness";
+import { installPlugin, pulumiCli, repoRoot, stackFolderEnvironment } from "../scripts/lib/stack-harness";
 
 const GO_TEST_DIR = path.join(repoRoot, "test", "go");
 /** The first run builds the Pulumi Go SDK and the test (minutes with an empty Go build cache). */
@@ -58,19 +57,9 @@ beforeAll(async () => {
   const cli = await pulumiCli();
   emulator = await startEmulator({ port: 0, quiet: true, edition: "self-managed", fixtures: FIXTURES });
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "wsbridge-go-"));
-  const home = path.join(dir, "home");
-  fs.mkdirSync(path.join(dir, "backend"), { recursive: true });
   fs.mkdirSync(path.join(dir, "stacks"));
-  fs.mkdirSync(home);
-  const pulumiEnv: Record<string, string> = {
-    ...Object.fromEntries(CREDENTIAL_VARIABLES.map((name) => [name, ""])),
-    PULUMI_HOME: path.join(home, ".pulumi"),
-    PULUMI_BACKEND_URL: `file://${path.join(dir, "backend")}`,
-    PULUMI_CONFIG_PASSPHRASE: randomBytes(16).toString("hex"),
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-    PATH: `${path.dirname(cli.command)}${path.delimiter}${process.env.PATH ?? ""}`,
-  };
+  // HOME stays the user's: Go keeps its build cache below it, and an empty one means minutes of building.
+  const pulumiEnv = stackFolderEnvironment(cli, dir, { HOME: os.homedir() });
   installPlugin(cli, pulumiEnv);
   env = {
     ...process.env,
