@@ -4,6 +4,7 @@
  */
 import { startEmulator } from "../emulator";
 import { WsbridgeClient, closeAllPools } from "../provider/runtime/api";
+import { ApiError } from "../provider/runtime/api/errors";
 import {
   PaceSchedule, acquire, advertisedLimit, observeNoResponse, observeResponse, pauseOrigin, resetRateLimits, type RateLimitOptions,
 } from "../provider/runtime/api/rate-limiter";
@@ -260,15 +261,27 @@ describe("against the emulator's fixed one-second window at 30 req/s", () => {
     await closeAllPools();
   });
 
-  test("one client sending 45 requests at once, before it knows the limit, is never refused", async () => {
+  // Whether a request of this test is refused depends on the machine's load, not on the client: the
+  // emulator runs on this process's event loop, and a stall of more than the schedule's 34 ms of spare at
+  // a window's edge moves requests sent in one second into the next (CI saw one 429 in 45 on a loaded
+  // machine). That the schedule never sends more than the limit in any second is proven above on a
+  // virtual clock; here, what must hold whatever the load: every call gets the server's own answer, and
+  // the server sees each request once, plus one retry for each request it refused.
+  test("one client sending 45 requests at once gets every answer, and the server sees each once plus a retry per 429", async () => {
     const emulator = await startEmulator({ port: 0, faults: { rateLimit: { limit: 30, windowMs: 1000 } } });
     try {
       const client = new WsbridgeClient({ address: emulator.url, token: emulator.token });
-      await Promise.all(Array.from({ length: 45 }, () => client.readWorkspaceByName(emulator.organization, "absent").catch(() => undefined)));
+      const outcomes = await Promise.all(
+        Array.from({ length: 45 }, () => client.readWorkspaceByName(emulator.organization, "absent").then(() => 200, (e: unknown) => (e instanceof ApiError ? e.status : e))),
+      );
+      // 404 (no such workspace) is the answer: no call gives up on a 429 or fails another way.
+      expect(outcomes).toEqual(Array.from({ length: 45 }, () => 404));
       const log = emulator.requests();
-      expect(log).toHaveLength(45);
-      // 404 (no such workspace) is the answer; the point is that none is a 429.
-      expect(log.filter((r) => r.status === 429)).toEqual([]);
+      const refused = log.filter((r) => r.status === 429);
+      expect(log.filter((r) => r.status === 404)).toHaveLength(45);
+      expect(log).toHaveLength(45 + refused.length);
+      // The first request went alone (it tells the limit), so it cannot have been refused.
+      expect(log[0]!.status).toBe(404);
     } finally {
       await emulator.close();
     }
