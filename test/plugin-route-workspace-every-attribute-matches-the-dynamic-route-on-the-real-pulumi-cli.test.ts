@@ -2,8 +2,8 @@
 // routes: the dynamic route (`pulumi-wsbridge`) and the plugin route (`pulumi-resource-wsbridge`, with
 // the generated SDK `@pulumi-wsbridge/wsbridge`). The scenario of
 // workspace-every-attribute-previews-and-applies-exactly-on-the-real-pulumi-cli.test.ts and
-// invalid-workspace-inputs-fail-at-preview-without-a-request.test.ts runs identically on each route,
-// one stack (and one emulator) per route:
+// invalid-workspace-inputs-fail-at-preview-without-a-request-on-the-real-pulumi-cli.test.ts runs
+// identically on each route, one stack (and one emulator) per route:
 //
 //  1. bad inputs fail `pulumi preview`, naming the property and the rule, without a request;
 //  2. up creates every workspace;

@@ -1,0 +1,23 @@
+// Orders test files longest first, so that the suite does not end with one long file running alone
+// while the other workers are idle. Jest's own order uses the durations of an earlier run, which a
+// fresh clone (and so CI) does not have: it then falls back to file size, and a long end-to-end file
+// of modest size can start last. Files that drive the real Pulumi CLI say so in their names and take
+// 20-200 s where the rest take 1-10 s, so they go first; within each group, Jest's order.
+const Sequencer = require("@jest/test-sequencer").default;
+
+const END_TO_END = /real-pulumi-cli|^examples-|every-example-readme/;
+
+/** Whether a test file drives the real CLI (by the suite's naming rule). */
+function endToEnd(test) {
+  const name = test.path.split(/[\\/]/).pop() ?? "";
+  return END_TO_END.test(name);
+}
+
+class LongestFirstSequencer extends Sequencer {
+  sort(tests) {
+    const ordered = super.sort(tests);
+    return [...ordered.filter(endToEnd), ...ordered.filter((t) => !endToEnd(t))];
+  }
+}
+
+module.exports = LongestFirstSequencer;
