@@ -5,7 +5,7 @@
 // 20-200 s where the rest take 1-10 s, so they go first; within each group, Jest's order.
 const Sequencer = require("@jest/test-sequencer").default;
 
-const END_TO_END = /real-pulumi-cli|^examples-|every-example-readme/;
+const END_TO_END = /pulumi-cli\.test\.[jt]s$|^examples-/;
 
 /** Whether a test file drives the real CLI (by the suite's naming rule). */
 function endToEnd(test) {
