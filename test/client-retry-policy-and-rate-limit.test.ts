@@ -3,8 +3,7 @@
  * timers), then the pace against the emulator's fixed-window limit.
  */
 import { startEmulator } from "../emulator";
-import { WsbridgeClient, closeAllPools } from "../provider/runtime/api";
-import { ApiError } from "../provider/runtime/api/errors";
+import { ApiError, WsbridgeClient, closeAllPools } from "../provider/runtime/api";
 import {
   PaceSchedule, acquire, advertisedLimit, observeNoResponse, observeResponse, pauseOrigin, resetRateLimits, type RateLimitOptions,
 } from "../provider/runtime/api/rate-limiter";
