@@ -423,7 +423,7 @@ describe.each<[Route]>([["dynamic"], ["plugin"]])("on the %s route", (route) => 
       e2e.emulator.clearRequests();
       const outcome = await e2e.stack.preview({ onOutput: e2e.log }).then(() => "succeeded", (e: Error) => e.message);
       const requests = record("second lock");
-      // The dynamic classes see the whole program (resources/program-checks.ts); the plugin sees every
+      // The dynamic classes see the whole program (dynamic/program-checks.ts); the plugin sees every
       // resource of its deployment (plugin/resource-operations.ts): one rule, runtime/one-per-key.ts.
       // Which of the two is named first follows the order the resources are checked in.
       expect(outcome).toMatch(new RegExp(

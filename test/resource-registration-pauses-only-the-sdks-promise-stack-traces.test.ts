@@ -1,11 +1,11 @@
-// The resource classes register with the SDK's promise stack traces paused (provider/resources/
-// dynamic-resource.ts): the SDK records one per promise of every registered property, and that was
+// The resource classes register with the SDK's promise stack traces paused (provider/dynamic/
+// resource-base.ts): the SDK records one per promise of every registered property, and that was
 // most of a program's time per resource. These tests prove the pause happens where those promises are
 // made, is undone afterwards, stays off when the user asked for the leak report, and never costs a
 // thrown error its stack.
 import * as pulumi from "@pulumi/pulumi";
 import { Workspace, WorkspaceLock } from "pulumi-wsbridge";
-import { pauseStackTraces } from "../provider/resources/dynamic-resource";
+import { pauseStackTraces } from "../provider/dynamic/resource-base";
 
 /** The SDK module whose wrapper records the stack traces (internal, so not in its type declarations). */
 type Wrap = <T>(p: Promise<T>, ctx: string) => Promise<T>;

@@ -6,7 +6,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator, type Edition, type Fixtures, type RunningEmulator } from "../emulator";
-import type { WorkspaceLookupResult } from "../provider/lookups/workspaces";
+import type { WorkspaceLookupResult } from "../provider/dynamic/functions/workspaces";
 import { getWorkspace, listWorkspaces, type LookupContext } from "../provider/runtime/lookups/workspaces";
 import { failureOf } from "./support/failure";
 

@@ -1,5 +1,5 @@
 // Pulumi's ResourceProvider service (proto/pulumi/provider.proto): each call's protobuf message to the
-// plain operation in resource-operations.ts, provider-config.ts or lookups.ts, and back. Loaded on the
+// plain operation in resource-operations.ts, configure.ts or invoke.ts, and back. Loaded on the
 // first call (main.ts), so the plugin prints its port before it loads the runtime.
 import type * as grpc from "@grpc/grpc-js";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
@@ -7,9 +7,9 @@ import * as pb from "@pulumi/pulumi/proto/provider_pb";
 import { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
 import type { CheckFailure, PropertyChange, Props } from "../runtime/lifecycle";
 import { fromStruct, secretKeysOf, toStruct, type Unwrapped } from "./properties";
-import { changedSettings, configFailures, configSourceOf, configureRuntime } from "./provider-config";
+import { changedSettings, configFailures, configSourceOf, configureRuntime } from "./configure";
 import { checkResource, createResource, deleteResource, diffResource, readResource, updateResource } from "./resource-operations";
-import { invokeFunction } from "./lookups";
+import { invokeFunction } from "./invoke";
 import { packageSchemaText, pluginVersion } from "./package-files";
 import type { ConfigSource } from "../runtime/config";
 import { cancelRequests } from "../runtime/api/cancellation";

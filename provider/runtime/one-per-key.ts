@@ -1,7 +1,7 @@
 // Objects the server holds one of per key: a workspace name in an organization, a workspace's lock, SSH
 // key or retention policy, a module version's deprecation. Two resources of one program declaring the
 // same key would fight at every `up` (or the second create would be refused), so both routes fail the
-// preview instead: the dynamic route in the program (resources/program-checks.ts), the provider
+// preview instead: the dynamic route in the program (dynamic/program-checks.ts), the provider
 // plugin in its process, which checks every resource of its deployment.
 
 /** The kinds with such a key: the inputs that make it up, and the rule, as the message states it. */

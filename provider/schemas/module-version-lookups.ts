@@ -1,4 +1,4 @@
-// The arguments and results of the registry lookups (provider/lookups/module-versions.ts): plain,
+// The arguments and results of the registry lookups (provider/dynamic/functions/module-versions.ts): plain,
 // documented types shared by the program-facing functions and their runtime, and the zod schemas
 // of the arguments. The rules of each argument are those of ModuleVersionDeprecation's inputs (the
 // same fields, taken from its schema), so a version that can be looked up can be deprecated and back.

@@ -1,4 +1,4 @@
-// The arguments and results of the workspace lookups (provider/lookups/workspaces.ts): plain,
+// The arguments and results of the workspace lookups (provider/dynamic/functions/workspaces.ts): plain,
 // documented types, shared by the program-facing functions and their runtime, so neither imports
 // the other's module for them.
 

@@ -3,7 +3,7 @@
 // metadata and the SDK's public type names).
 import { KINDS } from "../generate-schema";
 
-/** A resource kind: its inputs interface (provider/schemas) and its dynamic class (provider/resources). */
+/** A resource kind: its inputs interface (provider/schemas) and its dynamic class (provider/dynamic/resources). */
 export interface ResourceSource {
   kind: string;
   inputs: { file: string; symbol: string };
@@ -12,12 +12,12 @@ export interface ResourceSource {
 
 /**
  * The seven kinds, from the list that already drives schema/<Kind>.json (scripts/generate-schema.js).
- * Each kind's class lives in the file of the same name under provider/resources/.
+ * Each kind's class lives in the file of the same name under provider/dynamic/resources/.
  */
 export const RESOURCES: readonly ResourceSource[] = KINDS.map(({ kind, file, symbol }) => ({
   kind,
   inputs: { file, symbol },
-  outputs: { file: file.replace(/^provider\/schemas\//, "provider/resources/"), symbol: kind },
+  outputs: { file: file.replace(/^provider\/schemas\//, "provider/dynamic/resources/"), symbol: kind },
 }));
 
 /** A lookup: the program-facing function (its parameter is the Args interface, its promise the result type). */
@@ -32,13 +32,13 @@ export interface FunctionSource {
 }
 
 export const FUNCTIONS: readonly FunctionSource[] = [
-  { name: "getWorkspace", file: "provider/lookups/workspaces.ts" },
+  { name: "getWorkspace", file: "provider/dynamic/functions/workspaces.ts" },
   {
-    name: "listWorkspaces", file: "provider/lookups/workspaces.ts",
+    name: "listWorkspaces", file: "provider/dynamic/functions/workspaces.ts",
     list: { property: "workspaces", description: "The workspaces that match every filter given (all of them without filters)." },
   },
-  { name: "getModuleVersion", file: "provider/lookups/module-versions.ts" },
-  { name: "listModuleVersions", file: "provider/lookups/module-versions.ts" },
+  { name: "getModuleVersion", file: "provider/dynamic/functions/module-versions.ts" },
+  { name: "listModuleVersions", file: "provider/dynamic/functions/module-versions.ts" },
 ];
 
 /** The provider's settings: stack config `wsbridge:<key>`, and the provider resource's inputs. */

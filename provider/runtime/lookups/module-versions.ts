@@ -1,4 +1,4 @@
-// The runtime of the registry lookups (provider/lookups/module-versions.ts): check the arguments,
+// The runtime of the registry lookups (provider/dynamic/functions/module-versions.ts): check the arguments,
 // resolve the settings, call the client, map the result. It runs in the program process, not in the
 // dynamic provider's, and sends GET requests only (D3, D4, and the ping that tells "not found" from
 // "no API at this address"), so it is safe during `pulumi preview` with a read-only token.

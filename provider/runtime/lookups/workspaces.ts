@@ -1,4 +1,4 @@
-// The runtime of the workspace lookups (provider/lookups/workspaces.ts): check the arguments, resolve
+// The runtime of the workspace lookups (provider/dynamic/functions/workspaces.ts): check the arguments, resolve
 // the settings, call the client, map the result. It runs in the program process, not in the dynamic
 // provider's, and sends GET requests only (A2, A3, A4, and the ping that tells "not found" from
 // "no API at this address"), so it is safe during `pulumi preview`.

@@ -1,8 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { WorkspaceTagBindingsInputs, WorkspaceTagBindingsTags } from "../schemas/workspace-tag-bindings";
-import { workspaceTagBindingsProvider } from "../shims";
-import { warnIfTokenInPlaintext } from "./program-checks";
-import { WsbridgeResource } from "./dynamic-resource";
+import type { WorkspaceTagBindingsInputs, WorkspaceTagBindingsTags } from "../../schemas/workspace-tag-bindings";
+import { workspaceTagBindingsProvider } from "../serialized-providers";
+import { warnIfTokenInPlaintext } from "../program-checks";
+import { WsbridgeResource } from "../resource-base";
 
 /** Arguments of a {@link WorkspaceTagBindings}; every field may be a Pulumi `Input`. See {@link WorkspaceTagBindingsInputs}. */
 export type WorkspaceTagBindingsArgs = { [P in keyof WorkspaceTagBindingsInputs]: pulumi.Input<WorkspaceTagBindingsInputs[P]> };

@@ -1,4 +1,5 @@
-// The serialized provider objects. Pulumi stores the text of these objects in the state of every
+// The serialized provider objects: the one place where the dynamic door reaches the runtime by the
+// package's name (`pulumi-wsbridge/runtime`) instead of a relative import. Pulumi stores the text of these objects in the state of every
 // resource and runs it later (destroy and refresh use the text from the last update), so each method
 // is one self-contained line that loads the installed runtime by package name. Nothing else may be
 // referenced here: a captured module-level value would be serialized into state, and the token must

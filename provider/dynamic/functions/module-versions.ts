@@ -5,12 +5,12 @@
 // This module is loaded with the resource classes, so it stays light: the runtime (HTTP client, zod)
 // is required inside each call, the first time a lookup runs. Nothing here is serialized into state.
 import * as pulumi from "@pulumi/pulumi";
-import type * as lookupRuntime from "../runtime/lookups/module-versions";
-import { warnIfTokenInPlaintext } from "../resources/program-checks";
+import type * as lookupRuntime from "../../runtime/lookups/module-versions";
+import { warnIfTokenInPlaintext } from "../program-checks";
 import type {
   GetModuleVersionArgs, ListModuleVersionsArgs, ModuleVersionDeprecationNotice, ModuleVersionLookupResult,
   ModuleVersionSummary, ModuleVersionsLookupResult,
-} from "../schemas/module-version-lookups";
+} from "../../schemas/module-version-lookups";
 
 export type {
   GetModuleVersionArgs, ListModuleVersionsArgs, ModuleVersionDeprecationNotice, ModuleVersionLookupResult,
@@ -41,7 +41,7 @@ export interface ListModuleVersionsOutputArgs {
 
 /** Loads the runtime on the first lookup (see the header comment). */
 function runtime(): typeof lookupRuntime {
-  return require("../runtime/lookups/module-versions") as typeof lookupRuntime;
+  return require("../../runtime/lookups/module-versions") as typeof lookupRuntime;
 }
 
 /** Stack config as this program's run sees it (`wsbridge:*` keys), read when a lookup runs. */

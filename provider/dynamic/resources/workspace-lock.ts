@@ -1,8 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { WorkspaceLockInputs } from "../schemas/workspace-lock";
-import { workspaceLockProvider } from "../shims";
-import { claimUniqueName, warnIfTokenInPlaintext } from "./program-checks";
-import { WsbridgeResource } from "./dynamic-resource";
+import type { WorkspaceLockInputs } from "../../schemas/workspace-lock";
+import { workspaceLockProvider } from "../serialized-providers";
+import { claimUniqueName, warnIfTokenInPlaintext } from "../program-checks";
+import { WsbridgeResource } from "../resource-base";
 
 /** Arguments of a {@link WorkspaceLock}; every field may be a Pulumi `Input`. See {@link WorkspaceLockInputs}. */
 export type WorkspaceLockArgs = { [P in keyof WorkspaceLockInputs]: pulumi.Input<WorkspaceLockInputs[P]> };

@@ -1,8 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { RemoteStateConsumersInputs } from "../schemas/remote-state-consumers";
-import { remoteStateConsumersProvider } from "../shims";
-import { ownerMarker, warnIfTokenInPlaintext } from "./program-checks";
-import { WsbridgeResource } from "./dynamic-resource";
+import type { RemoteStateConsumersInputs } from "../../schemas/remote-state-consumers";
+import { remoteStateConsumersProvider } from "../serialized-providers";
+import { ownerMarker, warnIfTokenInPlaintext } from "../program-checks";
+import { WsbridgeResource } from "../resource-base";
 
 /** Arguments of a {@link RemoteStateConsumers}; every field may be a Pulumi `Input`. See {@link RemoteStateConsumersInputs}. */
 export type RemoteStateConsumersArgs = {

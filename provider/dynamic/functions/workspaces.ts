@@ -5,9 +5,9 @@
 // This module is loaded with the resource classes, so it stays light: the runtime (HTTP client, zod)
 // is required inside each call, the first time a lookup runs. Nothing here is serialized into state.
 import * as pulumi from "@pulumi/pulumi";
-import type * as lookupRuntime from "../runtime/lookups/workspaces";
-import { warnIfTokenInPlaintext } from "../resources/program-checks";
-import type { GetWorkspaceArgs, ListWorkspacesArgs, WorkspaceLookupResult, WorkspaceLookupVcsRepo } from "../schemas/workspace-lookups";
+import type * as lookupRuntime from "../../runtime/lookups/workspaces";
+import { warnIfTokenInPlaintext } from "../program-checks";
+import type { GetWorkspaceArgs, ListWorkspacesArgs, WorkspaceLookupResult, WorkspaceLookupVcsRepo } from "../../schemas/workspace-lookups";
 
 export type { GetWorkspaceArgs, ListWorkspacesArgs, WorkspaceLookupResult, WorkspaceLookupVcsRepo };
 
@@ -41,7 +41,7 @@ export interface ListWorkspacesOutputArgs {
 
 /** Loads the runtime on the first lookup (see the header comment). */
 function runtime(): typeof lookupRuntime {
-  return require("../runtime/lookups/workspaces") as typeof lookupRuntime;
+  return require("../../runtime/lookups/workspaces") as typeof lookupRuntime;
 }
 
 /** Stack config as this program's run sees it (`wsbridge:*` keys), read when a lookup runs. */

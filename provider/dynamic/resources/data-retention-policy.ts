@@ -1,9 +1,9 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { DataRetentionPolicyInputs } from "../schemas/data-retention-policy";
-import type { DataRetentionPolicyKind, DataRetentionPolicySource } from "../runtime/kinds/data-retention-policy";
-import { dataRetentionPolicyProvider } from "../shims";
-import { claimUniqueName, warnIfTokenInPlaintext } from "./program-checks";
-import { WsbridgeResource } from "./dynamic-resource";
+import type { DataRetentionPolicyInputs } from "../../schemas/data-retention-policy";
+import type { DataRetentionPolicyKind, DataRetentionPolicySource } from "../../runtime/kinds/data-retention-policy";
+import { dataRetentionPolicyProvider } from "../serialized-providers";
+import { claimUniqueName, warnIfTokenInPlaintext } from "../program-checks";
+import { WsbridgeResource } from "../resource-base";
 
 /** Arguments of a {@link DataRetentionPolicy}; every field may be a Pulumi `Input`. See {@link DataRetentionPolicyInputs}. */
 export type DataRetentionPolicyArgs = { [P in keyof DataRetentionPolicyInputs]: pulumi.Input<DataRetentionPolicyInputs[P]> };

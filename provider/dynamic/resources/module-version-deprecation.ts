@@ -1,8 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { ModuleVersionDeprecationInputs } from "../schemas/module-version-deprecation";
-import { moduleVersionDeprecationProvider } from "../shims";
-import { claimUniqueName, defaultOrganization, warnIfTokenInPlaintext } from "./program-checks";
-import { WsbridgeResource } from "./dynamic-resource";
+import type { ModuleVersionDeprecationInputs } from "../../schemas/module-version-deprecation";
+import { moduleVersionDeprecationProvider } from "../serialized-providers";
+import { claimUniqueName, defaultOrganization, warnIfTokenInPlaintext } from "../program-checks";
+import { WsbridgeResource } from "../resource-base";
 
 /** Arguments of a {@link ModuleVersionDeprecation}; every field may be a Pulumi `Input`. See {@link ModuleVersionDeprecationInputs}. */
 export type ModuleVersionDeprecationArgs = { [P in keyof ModuleVersionDeprecationInputs]: pulumi.Input<ModuleVersionDeprecationInputs[P]> };

@@ -1,8 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { SshKeyAssignmentInputs } from "../schemas/ssh-key-assignment";
-import { sshKeyAssignmentProvider } from "../shims";
-import { claimUniqueName, warnIfTokenInPlaintext } from "./program-checks";
-import { WsbridgeResource } from "./dynamic-resource";
+import type { SshKeyAssignmentInputs } from "../../schemas/ssh-key-assignment";
+import { sshKeyAssignmentProvider } from "../serialized-providers";
+import { claimUniqueName, warnIfTokenInPlaintext } from "../program-checks";
+import { WsbridgeResource } from "../resource-base";
 
 /** Arguments of a {@link SshKeyAssignment}; every field may be a Pulumi `Input`. See {@link SshKeyAssignmentInputs}. */
 export type SshKeyAssignmentArgs = { [P in keyof SshKeyAssignmentInputs]: pulumi.Input<SshKeyAssignmentInputs[P]> };

@@ -1,12 +1,12 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { WorkspaceInputs } from "../schemas/workspace";
-import type { EffectiveTagBindingOutput, VcsRepoOutput } from "../runtime/kinds/workspace";
-import { resolveAddress } from "../runtime/address";
-import { workspaceProvider } from "../shims";
-import { claimUniqueName, defaultOrganization, ownerMarker, warnIfTokenInPlaintext } from "./program-checks";
+import type { WorkspaceInputs } from "../../schemas/workspace";
+import type { EffectiveTagBindingOutput, VcsRepoOutput } from "../../runtime/kinds/workspace";
+import { resolveAddress } from "../../runtime/address";
+import { workspaceProvider } from "../serialized-providers";
+import { claimUniqueName, defaultOrganization, ownerMarker, warnIfTokenInPlaintext } from "../program-checks";
 import { registerWorkspaceStateSharing } from "./remote-state-consumers";
 import { claimWorkspaceTagKeys } from "./workspace-tag-bindings";
-import { WsbridgeResource, outputsReadFrom } from "./dynamic-resource";
+import { WsbridgeResource, outputsReadFrom } from "../resource-base";
 
 /** Arguments of a {@link Workspace}; every field may be a Pulumi `Input`. See {@link WorkspaceInputs}. */
 export type WorkspaceArgs = { [K in keyof WorkspaceInputs]: pulumi.Input<WorkspaceInputs[K]> };
