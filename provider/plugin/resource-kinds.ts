@@ -4,20 +4,7 @@
 // project, stack, kind and resource name on both routes, so either route recognizes the other's objects.
 import * as runtime from "../runtime";
 import { ownerUrl } from "../runtime/ownership";
-import type { CheckOutcome, DiffOutcome, Imported, Props } from "../runtime/lifecycle";
-
-/** What the plugin calls on a kind: the runtime's lifecycle, as plain property maps. */
-export interface KindLifecycle {
-  check(olds: Props, news: Props): Promise<CheckOutcome<Props>>;
-  diff(id: string, olds: Props, news: Props): Promise<DiffOutcome>;
-  create(inputs: Props): Promise<{ id: string; outs: Props }>;
-  read(id: string, props: Props | undefined): Promise<{ id: string; props?: Props; inputs?: Props }>;
-  update(id: string, olds: Props, news: Props): Promise<{ outs: Props }>;
-  delete(id: string, props: Props): Promise<void>;
-  previewCreate(news: Props): Promise<Props>;
-  previewUpdate(id: string, olds: Props, news: Props): Promise<Props>;
-  importById(importId: string, internal: Props): Promise<Imported<Props> | undefined>;
-}
+import type { KindLifecycle, Props } from "../runtime/lifecycle";
 
 /** `wsbridge:index:<Kind>` → the kind's lifecycle. */
 const KINDS: Readonly<Record<string, KindLifecycle>> = {

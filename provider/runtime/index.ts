@@ -2,7 +2,7 @@
 // (`require("pulumi-wsbridge/runtime").<kind>.<method>(...)`) long after they were written, so
 // exports may be added but never renamed or removed, and their signatures only widened.
 import * as config from "./config";
-import type { Imported, Props } from "./lifecycle";
+import type { Imported, KindLifecycle, KindModule, Props } from "./lifecycle";
 import type * as workspaceKind from "./kinds/workspace";
 import type * as workspaceLockKind from "./kinds/workspace-lock";
 import type * as sshKeyAssignmentKind from "./kinds/ssh-key-assignment";
@@ -10,20 +10,6 @@ import type * as dataRetentionPolicyKind from "./kinds/data-retention-policy";
 import type * as workspaceTagBindingsKind from "./kinds/workspace-tag-bindings";
 import type * as remoteStateConsumersKind from "./kinds/remote-state-consumers";
 import type * as moduleVersionDeprecationKind from "./kinds/module-version-deprecation";
-
-/** What each kind's module exports: its lifecycle, `delete` being `remove` (a reserved word). */
-interface KindModule {
-  check(olds: Props, news: Props): Promise<unknown>;
-  diff(id: string, olds: Props, news: Props): Promise<unknown>;
-  create(inputs: Props): Promise<unknown>;
-  read(id: string, props: Props | undefined): Promise<unknown>;
-  update(id: string, olds: Props, news: Props): Promise<unknown>;
-  remove(id: string, props: Props): Promise<void>;
-  // The provider plugin's route also previews applies and imports (see lifecycle.ts, Imported).
-  previewCreate(news: Props): Promise<unknown>;
-  previewUpdate(id: string, olds: Props, news: Props): Promise<unknown>;
-  importById(importId: string, internal: Props): Promise<unknown>;
-}
 
 /**
  * A kind's lifecycle, its module loaded on the first call: the provider process serves only the kinds
@@ -39,13 +25,10 @@ function lifecycleOf<M extends KindModule>(load: () => M) {
     read: (id: string, props: Props | undefined) => kind().read(id, props) as ReturnType<M["read"]>,
     update: (id: string, olds: Props, news: Props) => kind().update(id, olds, news) as ReturnType<M["update"]>,
     delete: (id: string, props: Props) => kind().remove(id, props),
-    /** The outputs a create will have, UNKNOWN where only the server can tell; no request (plugin previews). */
-    previewCreate: (news: Props) => kind().previewCreate(news) as Promise<Props>,
-    /** The outputs an update will have, UNKNOWN where only the server can tell; no request (plugin previews). */
-    previewUpdate: (id: string, olds: Props, news: Props) => kind().previewUpdate(id, olds, news) as Promise<Props>,
-    /** `pulumi import`: the state and inputs of the object an import id names; undefined when there is none. */
-    importById: (importId: string, internal: Props) => kind().importById(importId, internal) as Promise<Imported<Props> | undefined>,
-  };
+    previewCreate: (news: Props) => kind().previewCreate(news),
+    previewUpdate: (id: string, olds: Props, news: Props) => kind().previewUpdate(id, olds, news),
+    importById: (importId: string, internal: Props): Promise<Imported<Props> | undefined> => kind().importById(importId, internal),
+  } satisfies KindLifecycle;
 }
 
 /** The part of Pulumi's dynamic `ConfigureRequest` the runtime reads. */

@@ -58,6 +58,29 @@ export interface Imported<O> {
   readonly inputs: Props;
 }
 
+/**
+ * THE lifecycle of a resource kind, as both doors call it: the dynamic route's serialized providers
+ * (through runtime/index.ts) and the provider plugin (plugin/resource-kinds.ts). Each kind's module
+ * implements it as {@link KindModule}.
+ */
+export interface KindLifecycle {
+  check(olds: Props, news: Props): Promise<CheckOutcome<Props>>;
+  diff(id: string, olds: Props, news: Props): Promise<DiffOutcome>;
+  create(inputs: Props): Promise<{ id: string; outs: Props }>;
+  read(id: string, props: Props | undefined): Promise<{ id: string; props?: Props; inputs?: Props }>;
+  update(id: string, olds: Props, news: Props): Promise<{ outs: Props }>;
+  delete(id: string, props: Props): Promise<void>;
+  /** The outputs a create will have, UNKNOWN where only the server can tell; no request (plugin previews). */
+  previewCreate(news: Props): Promise<Props>;
+  /** The outputs an update will have, UNKNOWN where only the server can tell; no request (plugin previews). */
+  previewUpdate(id: string, olds: Props, news: Props): Promise<Props>;
+  /** `pulumi import`: the state and inputs of the object an import id names; undefined when there is none. */
+  importById(importId: string, internal: Props): Promise<Imported<Props> | undefined>;
+}
+
+/** A kind's module: the {@link KindLifecycle}, with `delete` exported as `remove` (a reserved word). */
+export type KindModule = Omit<KindLifecycle, "delete"> & { remove: KindLifecycle["delete"] };
+
 export function isUnknown(value: unknown): boolean {
   if (value === UNKNOWN) return true;
   if (Array.isArray(value)) return value.some(isUnknown);
