@@ -14,7 +14,8 @@ import {
   DataRetentionPolicy, ModuleVersionDeprecation, RemoteStateConsumers, SshKeyAssignment, Workspace, WorkspaceLock, WorkspaceTagBindings,
 } from "pulumi-wsbridge";
 import { startEmulator, type Fixtures, type RunningEmulator } from "../emulator";
-import { LIMITS } from "../provider/runtime/config";
+import { resolveSettingsFrom } from "../provider/runtime/config";
+import { LIMIT_NAMES, SETTING_NAMES } from "../provider/runtime/settings";
 import { getModuleVersion, listModuleVersions } from "../provider/runtime/lookups/module-versions";
 import { getWorkspace, getWorkspaceArgsSchema, listWorkspaces, listWorkspacesArgsSchema, type LookupContext } from "../provider/runtime/lookups/workspaces";
 import { getModuleVersionArgsSchema, listModuleVersionsArgsSchema } from "../provider/schemas/module-version-lookups";
@@ -127,12 +128,15 @@ test("it declares the seven resource kinds and the four lookups, nothing else", 
 });
 
 test("the provider's settings are those config.ts reads, in config and as provider inputs, with only the token secret", () => {
-  const read = sorted(["address", "token", "organization", "edition", ...Object.keys(LIMITS)]);
+  const asked: string[] = [];
+  resolveSettingsFrom({ get: (key) => void asked.push(key.replace(/^wsbridge:/, "")) }, {});
+  const read = sorted(asked);
+  expect(read).toEqual(sorted(SETTING_NAMES));
   expect(sorted(Object.keys(schema.config.variables))).toEqual(read);
   expect(schema.provider.inputProperties).toEqual(schema.config.variables);
   const secret = Object.entries(schema.config.variables).filter(([, p]) => p.secret === true).map(([k]) => k);
   expect(secret).toEqual(["token"]);
-  for (const key of Object.keys(LIMITS)) expect(schema.config.variables[key]?.type).toBe("integer");
+  for (const key of LIMIT_NAMES) expect(schema.config.variables[key]?.type).toBe("integer");
 });
 
 test("no type name ends with a suffix an SDK generator appends, and every required name is a property", () => {

@@ -3,6 +3,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { ownerUrl } from "../runtime/ownership";
 import { KeyClaims } from "../runtime/one-per-key";
+import { resolveOrganization } from "../runtime/settings";
 
 /** The create-only marker that records which resource of which stack made a server object. */
 export function ownerMarker(kind: string, resourceName: string): string {
@@ -60,7 +61,5 @@ export function claimUniqueName(kind: string, key: pulumi.Input<string | undefin
 
 /** The organization a resource without one gets, as the provider resolves it (stack config, then environment). */
 export function defaultOrganization(): string | undefined {
-  const nonEmpty = (v: string | undefined): string | undefined => (v !== undefined && v.trim() !== "" ? v.trim() : undefined);
-  return nonEmpty(pulumi.runtime.getConfig("wsbridge:organization")) ??
-    nonEmpty(process.env["WSBRIDGE_ORGANIZATION"]) ?? nonEmpty(process.env["TFE_ORGANIZATION"]);
+  return resolveOrganization(pulumi.runtime.getConfig("wsbridge:organization"), process.env);
 }

@@ -1,16 +1,13 @@
 /**
- * Settings resolution: address, token, organization and edition, read at call time (never captured in
- * a serialized provider), in this order:
+ * Settings resolution: each setting of settings.ts, read at call time (never captured in a serialized
+ * provider), in this order:
  *
- *   1. stack config recorded by `configure` (`wsbridge:address`, `wsbridge:token`, `wsbridge:organization`,
- *      `wsbridge:edition`);
- *   2. `WSBRIDGE_ADDRESS`, `WSBRIDGE_TOKEN`, `WSBRIDGE_ORGANIZATION`, `WSBRIDGE_EDITION`;
- *   3. what users of this API already set: `TFE_ADDRESS` (or `https://` + `TFE_HOSTNAME`), `TFE_TOKEN`,
- *      `TFE_ORGANIZATION`, and Terraform CLI's `TF_TOKEN_<host>`;
- *   4. the Terraform CLI credentials file (`~/.terraform.d/credentials.tfrc.json`) for the address's host.
- *
- * The client's limits come from stack config, then the environment (no other source), e.g.
- * `wsbridge:maxRetries` / `WSBRIDGE_MAX_RETRIES`; LIMITS below lists them with their rules.
+ *   1. stack config recorded by `configure` (`wsbridge:<name>`), or an explicit provider's inputs;
+ *   2. the environment variables settings.ts names for it (`WSBRIDGE_*`, then what users of this API
+ *      already set: `TFE_ADDRESS` or `https://` + `TFE_HOSTNAME`, `TFE_TOKEN`, `TFE_ORGANIZATION`), and
+ *      for the token Terraform CLI's `TF_TOKEN_<host>`;
+ *   3. for the token, the Terraform CLI credentials file (`~/.terraform.d/credentials.tfrc.json`) for
+ *      the address's host.
  *
  * Nothing here throws: `check` calls resolveSettings during previews without credentials, and a missing
  * token or an unusable value is reported by the first request (MissingTokenError, InvalidConfigError).
@@ -19,10 +16,12 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { DEFAULT_ADDRESS, resolveAddress } from "./address";
 import { DEFAULT_RETRY_OPTIONS, DEFAULT_TIMEOUT_MS, WsbridgeClient, addressProblem, type ClientSettings, type Edition } from "./api";
 import type { CheckFailure, Props } from "./lifecycle";
-import type { ProviderConfig } from "../schemas/provider-config";
+import {
+  DEFAULT_ADDRESS, LIMIT_NAMES, SETTINGS, SETTING_NAMES, fromEnvironment, resolveAddress, resolveOrganization,
+  type LimitName, type ProviderConfig, type SettingName,
+} from "./settings";
 import type { Assert, Equals } from "../schemas/type-equality";
 
 /** What Pulumi's dynamic ConfigureRequest.config offers. */
@@ -30,55 +29,25 @@ export interface ConfigSource {
   get(key: string): string | undefined;
 }
 
-export interface ResolvedSettings {
+/** The settings in effect (each limit as settings.ts describes it). */
+export type ResolvedSettings = {
   address: string;
   token?: string;
   organization?: string;
   edition?: Edition;
   /** Where the token came from, for messages (never the token itself). */
   tokenSource?: "config" | "env" | "credentials-file";
-  /** Time allowed per attempt for the response headers, and again for the body (ms). */
-  requestTimeoutMs?: number;
-  /** Retries of a 5xx answer or a lost connection, for requests that are safe to repeat. */
-  maxRetries?: number;
-  /** Wall-clock budget of one call, all attempts and waits included (ms). */
-  retryBudgetMs?: number;
-  /** 429 answers one call may wait out. */
-  maxRateLimitRetries?: number;
-  /** The longest wait a 429 may ask for; a longer one fails at once (ms). */
-  rateLimitMaxWaitMs?: number;
-  /** How long unlock's 503 ("not finalized yet") is retried (ms). */
-  unlockRetryPeriodMs?: number;
   /** Settings whose value cannot be used, named as the user wrote them; the first request throws
    * InvalidConfigError for the first one (so that configure and check never throw). */
   invalid?: { key: string; reason: string }[];
-}
+} & { [K in LimitName]?: number };
 
 export { DEFAULT_ADDRESS };
 
-/**
- * The client's limits a Pulumi user can set: stack config key, environment variable, accepted range.
- * Exported for scripts/generate-package-schema.js, which states them in the package schema.
- */
-export const LIMITS = {
-  requestTimeoutMs: { env: "WSBRIDGE_REQUEST_TIMEOUT_MS", min: 1, max: 3_600_000, unit: "milliseconds" },
-  maxRetries: { env: "WSBRIDGE_MAX_RETRIES", min: 0, max: 50, unit: "" },
-  retryBudgetMs: { env: "WSBRIDGE_RETRY_BUDGET_MS", min: 0, max: 3_600_000, unit: "milliseconds" },
-  maxRateLimitRetries: { env: "WSBRIDGE_MAX_RATE_LIMIT_RETRIES", min: 0, max: 100, unit: "" },
-  rateLimitMaxWaitMs: { env: "WSBRIDGE_RATE_LIMIT_MAX_WAIT_MS", min: 0, max: 3_600_000, unit: "milliseconds" },
-  unlockRetryPeriodMs: { env: "WSBRIDGE_UNLOCK_RETRY_PERIOD_MS", min: 0, max: 3_600_000, unit: "milliseconds" },
-} as const;
-type LimitKey = keyof typeof LIMITS;
-const LIMIT_KEYS = Object.keys(LIMITS) as LimitKey[];
-
-const KEYS = ["address", "token", "organization", "edition", ...LIMIT_KEYS] as const;
-type Key = (typeof KEYS)[number];
-
-// The settings the package schema declares (provider/schemas/provider-config.ts) are exactly the ones read here.
-export type ProviderConfigKeysAgree = Assert<Equals<keyof ProviderConfig, Key>>;
+// The editions settings.ts accepts are the client's.
 export type ProviderConfigEditionAgrees = Assert<Equals<NonNullable<ProviderConfig["edition"]>, Edition>>;
 
-type StackConfig = Partial<Record<Key, string>>;
+type StackConfig = Partial<Record<SettingName, string>>;
 
 /** Stack config captured by `configure`; module scope, process memory only. */
 let stackConfig: StackConfig = {};
@@ -91,7 +60,7 @@ export function configure(config: ConfigSource | undefined): void {
 /** The `wsbridge:*` keys of a config source, trimmed; empty values count as absent. */
 function readStackConfig(config: ConfigSource | undefined): StackConfig {
   const next: StackConfig = {};
-  for (const key of KEYS) {
+  for (const key of SETTING_NAMES) {
     let value: string | undefined;
     try {
       value = config?.get(`wsbridge:${key}`);
@@ -112,14 +81,14 @@ function isEdition(value: string): value is Edition {
 /** The edition, when set; a value that is neither edition is reported, not silently replaced by detection. */
 function resolveEdition(stack: StackConfig, env: NodeJS.ProcessEnv, settings: ResolvedSettings): void {
   const fromConfig = stack.edition;
-  const raw = fromConfig ?? nonEmpty(env["WSBRIDGE_EDITION"]);
+  const raw = fromConfig ?? fromEnvironment(env, SETTINGS.edition.environment);
   if (raw === undefined) return;
   if (isEdition(raw)) {
     settings.edition = raw;
     return;
   }
   (settings.invalid ??= []).push({
-    key: fromConfig !== undefined ? "wsbridge:edition" : "WSBRIDGE_EDITION",
+    key: fromConfig !== undefined ? "wsbridge:edition" : SETTINGS.edition.environment[0],
     reason: `must be "hosted" or "self-managed", got "${raw}"`,
   });
 }
@@ -129,8 +98,7 @@ function checkAddress(stack: StackConfig, address: string, env: NodeJS.ProcessEn
   const problem = addressProblem(address);
   if (problem === undefined) return;
   const key = stack.address !== undefined ? "wsbridge:address"
-    : nonEmpty(env["WSBRIDGE_ADDRESS"]) !== undefined ? "WSBRIDGE_ADDRESS"
-    : nonEmpty(env["TFE_ADDRESS"]) !== undefined ? "TFE_ADDRESS" : "TFE_HOSTNAME";
+    : SETTINGS.address.environment.find((name) => nonEmpty(env[name]) !== undefined) ?? "TFE_HOSTNAME";
   (settings.invalid ??= []).push({ key, reason: problem });
 }
 
@@ -173,10 +141,10 @@ function credentialsFileToken(env: NodeJS.ProcessEnv, host: string): string | un
 
 /** Reads one limit: stack config, then its environment variable. A value that is present but unusable is
  * reported (never silently replaced by the next source or the default). */
-function resolveLimit(stack: StackConfig, key: LimitKey, env: NodeJS.ProcessEnv, settings: ResolvedSettings): void {
-  const rule = LIMITS[key];
+function resolveLimit(stack: StackConfig, key: LimitName, env: NodeJS.ProcessEnv, settings: ResolvedSettings): void {
+  const rule = SETTINGS[key];
   const fromConfig = stack[key];
-  const raw = fromConfig ?? nonEmpty(env[rule.env]);
+  const raw = fromConfig ?? fromEnvironment(env, rule.environment);
   if (raw === undefined) return;
   const n = /^\d+$/.test(raw) ? Number(raw) : NaN;
   if (Number.isSafeInteger(n) && n >= rule.min && n <= rule.max) {
@@ -185,7 +153,7 @@ function resolveLimit(stack: StackConfig, key: LimitKey, env: NodeJS.ProcessEnv,
   }
   const what = rule.unit === "" ? "a whole number" : `a whole number of ${rule.unit}`;
   (settings.invalid ??= []).push({
-    key: fromConfig !== undefined ? `wsbridge:${key}` : rule.env,
+    key: fromConfig !== undefined ? `wsbridge:${key}` : rule.environment[0],
     reason: `must be ${what} from ${rule.min} to ${rule.max}, got "${raw}"`,
   });
 }
@@ -214,7 +182,7 @@ function resolveWith(stack: StackConfig, env: NodeJS.ProcessEnv): ResolvedSettin
     settings.token = stack.token;
     settings.tokenSource = "config";
   } else {
-    const fromEnv = nonEmpty(env["WSBRIDGE_TOKEN"]) ?? nonEmpty(env["TFE_TOKEN"]) ?? (host ? tfTokenVariable(env, host) : undefined);
+    const fromEnv = fromEnvironment(env, SETTINGS.token.environment) ?? (host ? tfTokenVariable(env, host) : undefined);
     const fromFile = fromEnv === undefined && host ? credentialsFileToken(env, host) : undefined;
     if (fromEnv !== undefined) {
       settings.token = fromEnv;
@@ -224,10 +192,10 @@ function resolveWith(stack: StackConfig, env: NodeJS.ProcessEnv): ResolvedSettin
       settings.tokenSource = "credentials-file";
     }
   }
-  const organization = stack.organization ?? nonEmpty(env["WSBRIDGE_ORGANIZATION"]) ?? nonEmpty(env["TFE_ORGANIZATION"]);
+  const organization = resolveOrganization(stack.organization, env);
   if (organization !== undefined) settings.organization = organization;
   resolveEdition(stack, env, settings);
-  for (const key of LIMIT_KEYS) resolveLimit(stack, key, env, settings);
+  for (const key of LIMIT_NAMES) resolveLimit(stack, key, env, settings);
   return settings;
 }
 
@@ -260,7 +228,7 @@ export function clientSettingsFor(s: ResolvedSettings): ClientSettings {
 }
 
 /** The defaults, for documentation and tests. */
-export const DEFAULT_LIMITS: Readonly<Record<LimitKey, number>> = Object.freeze({
+export const DEFAULT_LIMITS: Readonly<Record<LimitName, number>> = Object.freeze({
   requestTimeoutMs: DEFAULT_TIMEOUT_MS,
   maxRetries: DEFAULT_RETRY_OPTIONS.maxAttempts - 1,
   retryBudgetMs: DEFAULT_RETRY_OPTIONS.budgetMs,
@@ -280,7 +248,7 @@ export function sharedClient(): WsbridgeClient {
 /** The shared client for settings resolved elsewhere (resolveSettingsFrom). */
 export function sharedClientFor(s: ResolvedSettings): WsbridgeClient {
   const key = [
-    s.address, s.token ?? "", s.edition ?? "", ...LIMIT_KEYS.map((k) => s[k] ?? ""), JSON.stringify(s.invalid ?? []),
+    s.address, s.token ?? "", s.edition ?? "", ...LIMIT_NAMES.map((k) => s[k] ?? ""), JSON.stringify(s.invalid ?? []),
   ].join("\u0000");
   let client = clients.get(key);
   if (!client) {

@@ -1,20 +1,19 @@
 // Builds the Pulumi package schema (schema/schema.json) from the TypeScript sources named in
 // sources.ts, read with the TypeScript compiler API: resources from each kind's inputs interface and
-// dynamic class, functions from the lookups, config from ProviderConfig.
+// dynamic class, functions from the lookups, config from the settings table (provider/runtime/settings.ts).
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as ts from "typescript";
 import { Docs } from "./docs";
 import type { FunctionSpec, ObjectTypeSpec, PackageSpec, PropertySpec, ResourceSpec } from "./spec";
-import { CONFIG_RUNTIME, FUNCTIONS, PACKAGE, PROVIDER_CONFIG, RESOURCES, TYPE_NAMES, type FunctionSource, type ResourceSource } from "./sources";
+import { CONFIG_RUNTIME, FUNCTIONS, PACKAGE, RESOURCES, SETTINGS_TABLE, TYPE_NAMES, type FunctionSource, type ResourceSource } from "./sources";
 import { TYPE_TOKEN_PREFIX, TypeMapper, pascal } from "./types";
 
 export const repoRoot = path.resolve(__dirname, "..", "..");
 
-/** What config.ts exports about the limits (read at run time: the defaults are computed there). */
+/** The defaults config.ts exports (read at run time: the limits' defaults are the client's, computed there). */
 interface ConfigRuntime {
   DEFAULT_ADDRESS: string;
-  LIMITS: Record<string, { env: string; min: number; max: number }>;
   DEFAULT_LIMITS: Record<string, number>;
 }
 
@@ -30,7 +29,7 @@ export function buildPackageSchema(): PackageSpec {
   for (const source of RESOURCES) resources[TYPE_TOKEN_PREFIX + source.kind] = resourceSpec(source, sources, docs, mapper);
   const functions: Record<string, FunctionSpec> = {};
   for (const source of FUNCTIONS) functions[TYPE_TOKEN_PREFIX + source.name] = functionSpec(source, sources, docs, mapper);
-  const config = providerConfig(sources, docs, mapper);
+  const config = providerConfig();
   const types: Record<string, ObjectTypeSpec> = {};
   for (const [name, { spec }] of mapper.types) types[TYPE_TOKEN_PREFIX + name] = spec;
   checkTypeNames(Object.keys(types), RESOURCES.map((r) => r.kind), FUNCTIONS.map((f) => f.name));
@@ -92,7 +91,7 @@ class Sources {
 
   constructor() {
     const files = [
-      ...RESOURCES.flatMap((r) => [r.inputs.file, r.outputs.file]), ...FUNCTIONS.map((f) => f.file), PROVIDER_CONFIG.file,
+      ...RESOURCES.flatMap((r) => [r.inputs.file, r.outputs.file]), ...FUNCTIONS.map((f) => f.file),
     ].map((f) => path.join(repoRoot, f));
     const parsed = ts.getParsedCommandLineOfConfigFile(path.join(repoRoot, "tsconfig.json"), { noEmit: true }, {
       ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => { throw new Error(ts.flattenDiagnosticMessageText(d.messageText, "\n")); },
@@ -210,23 +209,20 @@ function functionSpec(source: FunctionSource, sources: Sources, docs: Docs, mapp
 }
 
 /** The provider's settings, with the facts config.ts holds added to their descriptions. */
-function providerConfig(sources: Sources, docs: Docs, mapper: TypeMapper): { description?: string; properties: Record<string, PropertySpec> } {
-  const declaration = sources.exported(PROVIDER_CONFIG.file, PROVIDER_CONFIG.symbol);
-  const { properties, required } = mapper.objectProperties(sources.declaredType(declaration), "Provider");
-  if (required.length > 0) throw new Error(`ProviderConfig: every setting falls back to the environment, so none is required (${required.join(", ")})`);
+function providerConfig(): { description: string; properties: Record<string, PropertySpec> } {
+  const table = require(path.join(repoRoot, SETTINGS_TABLE)) as typeof import("../../provider/runtime/settings");
   const runtime = require(path.join(repoRoot, CONFIG_RUNTIME)) as ConfigRuntime;
-  const add = (key: string, text: string): void => {
-    const property = properties[key];
-    if (property === undefined) throw new Error(`ProviderConfig has no ${key}, which ${CONFIG_RUNTIME} reads`);
-    property.description = [property.description, text].filter((d) => d !== undefined).join(" ");
-  };
-  add("address", `Default: \`${runtime.DEFAULT_ADDRESS}\`.`);
-  for (const [key, limit] of Object.entries(runtime.LIMITS)) {
-    const fallback = defined(runtime.DEFAULT_LIMITS[key], `DEFAULT_LIMITS.${key} in ${CONFIG_RUNTIME}`);
-    add(key, `Falls back to \`${limit.env}\`. A whole number from ${limit.min} to ${limit.max}; default ${fallback}.`);
+  const properties: Record<string, PropertySpec> = {};
+  for (const name of [...table.SETTING_NAMES].sort()) {
+    const setting = table.SETTINGS[name];
+    const fallback = name === "address" ? runtime.DEFAULT_ADDRESS : runtime.DEFAULT_LIMITS[name];
+    properties[name] = {
+      description: table.describeSetting(name, fallback),
+      ...("secret" in setting && setting.secret && { secret: true }),
+      type: setting.type,
+    };
   }
-  const description = docs.of(declaration);
-  return { ...(description !== undefined && { description }), properties };
+  return { description: table.SETTINGS_DESCRIPTION, properties };
 }
 
 /**

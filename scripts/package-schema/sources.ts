@@ -41,10 +41,10 @@ export const FUNCTIONS: readonly FunctionSource[] = [
   { name: "listModuleVersions", file: "provider/dynamic/functions/module-versions.ts" },
 ];
 
-/** The provider's settings: stack config `wsbridge:<key>`, and the provider resource's inputs. */
-export const PROVIDER_CONFIG = { file: "provider/schemas/provider-config.ts", symbol: "ProviderConfig" } as const;
+/** The provider's settings (stack config `wsbridge:<key>`, and the provider resource's inputs), described once. */
+export const SETTINGS_TABLE = "provider/runtime/settings.ts";
 
-/** The runtime that reads the settings: its LIMITS and DEFAULT_LIMITS add each limit's variable, range and default. */
+/** The runtime that reads the settings: its DEFAULT_ADDRESS and DEFAULT_LIMITS are the settings' defaults. */
 export const CONFIG_RUNTIME = "provider/runtime/config.ts";
 
 /**

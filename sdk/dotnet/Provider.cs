@@ -11,40 +11,31 @@ using Pulumi;
 namespace PulumiWsbridge.Wsbridge
 {
     /// <summary>
-    /// The settings of the wsbridge provider: the stack config `wsbridge:&lt;setting&gt;` for the default
-    /// provider, or the inputs of an explicit provider resource. Each falls back to the environment as
-    /// described; none is required to preview.
+    /// The settings of the wsbridge provider: the stack config `wsbridge:&lt;setting&gt;` for the default provider, or the inputs of an explicit provider resource. Each falls back to the environment as described; none is required to preview.
     /// </summary>
     [WsbridgeResourceType("pulumi:providers:wsbridge")]
     public partial class Provider : global::Pulumi.ProviderResource
     {
         /// <summary>
-        /// The API's address, an absolute http(s) URL. Falls back to `WSBRIDGE_ADDRESS`, then `TFE_ADDRESS`,
-        /// then `https://` + `TFE_HOSTNAME`. Default: `https://app.terraform.io`.
+        /// The API's address, an absolute http(s) URL. Falls back to `WSBRIDGE_ADDRESS`, then `TFE_ADDRESS`, then `https://` + `TFE_HOSTNAME`. Default: `https://app.terraform.io`.
         /// </summary>
         [Output("address")]
         public Output<string?> Address { get; private set; } = null!;
 
         /// <summary>
-        /// The API's edition. Falls back to `WSBRIDGE_EDITION`; without either, it is detected once per
-        /// process from the API's ping headers.
-        /// 
-        /// One of: `hosted`, `self-managed`.
+        /// The API's edition. Falls back to `WSBRIDGE_EDITION`. Without either, it is detected once per process from the API's ping headers. One of: `hosted`, `self-managed`.
         /// </summary>
         [Output("edition")]
         public Output<string?> Edition { get; private set; } = null!;
 
         /// <summary>
-        /// The organization of resources and lookups that name none. Falls back to `WSBRIDGE_ORGANIZATION`,
-        /// then `TFE_ORGANIZATION`.
+        /// The organization of resources and lookups that name none. Falls back to `WSBRIDGE_ORGANIZATION`, then `TFE_ORGANIZATION`.
         /// </summary>
         [Output("organization")]
         public Output<string?> Organization { get; private set; } = null!;
 
         /// <summary>
-        /// The API token. Falls back to `WSBRIDGE_TOKEN`, then `TFE_TOKEN`, then Terraform CLI's
-        /// `TF_TOKEN_&lt;host&gt;`, then the token for the address's host in the Terraform CLI credentials file
-        /// (`~/.terraform.d/credentials.tfrc.json`). Never logged; a token set in plaintext stack config is warned about.
+        /// The API token. Falls back to `WSBRIDGE_TOKEN`, then `TFE_TOKEN`, then Terraform CLI's `TF_TOKEN_&lt;host&gt;`, then the token for the address's host in the Terraform CLI credentials file (`~/.terraform.d/credentials.tfrc.json`). Never logged; a token set in plaintext stack config is warned about.
         /// </summary>
         [Output("token")]
         public Output<string?> Token { get; private set; } = null!;
@@ -82,17 +73,13 @@ namespace PulumiWsbridge.Wsbridge
     public sealed class ProviderArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>
-        /// The API's address, an absolute http(s) URL. Falls back to `WSBRIDGE_ADDRESS`, then `TFE_ADDRESS`,
-        /// then `https://` + `TFE_HOSTNAME`. Default: `https://app.terraform.io`.
+        /// The API's address, an absolute http(s) URL. Falls back to `WSBRIDGE_ADDRESS`, then `TFE_ADDRESS`, then `https://` + `TFE_HOSTNAME`. Default: `https://app.terraform.io`.
         /// </summary>
         [Input("address")]
         public Input<string>? Address { get; set; }
 
         /// <summary>
-        /// The API's edition. Falls back to `WSBRIDGE_EDITION`; without either, it is detected once per
-        /// process from the API's ping headers.
-        /// 
-        /// One of: `hosted`, `self-managed`.
+        /// The API's edition. Falls back to `WSBRIDGE_EDITION`. Without either, it is detected once per process from the API's ping headers. One of: `hosted`, `self-managed`.
         /// </summary>
         [Input("edition")]
         public Input<string>? Edition { get; set; }
@@ -110,8 +97,7 @@ namespace PulumiWsbridge.Wsbridge
         public Input<int>? MaxRetries { get; set; }
 
         /// <summary>
-        /// The organization of resources and lookups that name none. Falls back to `WSBRIDGE_ORGANIZATION`,
-        /// then `TFE_ORGANIZATION`.
+        /// The organization of resources and lookups that name none. Falls back to `WSBRIDGE_ORGANIZATION`, then `TFE_ORGANIZATION`.
         /// </summary>
         [Input("organization")]
         public Input<string>? Organization { get; set; }
@@ -138,9 +124,7 @@ namespace PulumiWsbridge.Wsbridge
         private Input<string>? _token;
 
         /// <summary>
-        /// The API token. Falls back to `WSBRIDGE_TOKEN`, then `TFE_TOKEN`, then Terraform CLI's
-        /// `TF_TOKEN_&lt;host&gt;`, then the token for the address's host in the Terraform CLI credentials file
-        /// (`~/.terraform.d/credentials.tfrc.json`). Never logged; a token set in plaintext stack config is warned about.
+        /// The API token. Falls back to `WSBRIDGE_TOKEN`, then `TFE_TOKEN`, then Terraform CLI's `TF_TOKEN_&lt;host&gt;`, then the token for the address's host in the Terraform CLI credentials file (`~/.terraform.d/credentials.tfrc.json`). Never logged; a token set in plaintext stack config is warned about.
         /// </summary>
         public Input<string>? Token
         {

@@ -5,9 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
 
 /**
- * The settings of the wsbridge provider: the stack config `wsbridge:<setting>` for the default
- * provider, or the inputs of an explicit provider resource. Each falls back to the environment as
- * described; none is required to preview.
+ * The settings of the wsbridge provider: the stack config `wsbridge:<setting>` for the default provider, or the inputs of an explicit provider resource. Each falls back to the environment as described; none is required to preview.
  */
 export class Provider extends pulumi.ProviderResource {
     /** @internal */
@@ -25,26 +23,19 @@ export class Provider extends pulumi.ProviderResource {
     }
 
     /**
-     * The API's address, an absolute http(s) URL. Falls back to `WSBRIDGE_ADDRESS`, then `TFE_ADDRESS`,
-     * then `https://` + `TFE_HOSTNAME`. Default: `https://app.terraform.io`.
+     * The API's address, an absolute http(s) URL. Falls back to `WSBRIDGE_ADDRESS`, then `TFE_ADDRESS`, then `https://` + `TFE_HOSTNAME`. Default: `https://app.terraform.io`.
      */
     declare public readonly address: pulumi.Output<string | undefined>;
     /**
-     * The API's edition. Falls back to `WSBRIDGE_EDITION`; without either, it is detected once per
-     * process from the API's ping headers.
-     *
-     * One of: `hosted`, `self-managed`.
+     * The API's edition. Falls back to `WSBRIDGE_EDITION`. Without either, it is detected once per process from the API's ping headers. One of: `hosted`, `self-managed`.
      */
     declare public readonly edition: pulumi.Output<string | undefined>;
     /**
-     * The organization of resources and lookups that name none. Falls back to `WSBRIDGE_ORGANIZATION`,
-     * then `TFE_ORGANIZATION`.
+     * The organization of resources and lookups that name none. Falls back to `WSBRIDGE_ORGANIZATION`, then `TFE_ORGANIZATION`.
      */
     declare public readonly organization: pulumi.Output<string | undefined>;
     /**
-     * The API token. Falls back to `WSBRIDGE_TOKEN`, then `TFE_TOKEN`, then Terraform CLI's
-     * `TF_TOKEN_<host>`, then the token for the address's host in the Terraform CLI credentials file
-     * (`~/.terraform.d/credentials.tfrc.json`). Never logged; a token set in plaintext stack config is warned about.
+     * The API token. Falls back to `WSBRIDGE_TOKEN`, then `TFE_TOKEN`, then Terraform CLI's `TF_TOKEN_<host>`, then the token for the address's host in the Terraform CLI credentials file (`~/.terraform.d/credentials.tfrc.json`). Never logged; a token set in plaintext stack config is warned about.
      */
     declare public readonly token: pulumi.Output<string | undefined>;
 
@@ -82,15 +73,11 @@ export class Provider extends pulumi.ProviderResource {
  */
 export interface ProviderArgs {
     /**
-     * The API's address, an absolute http(s) URL. Falls back to `WSBRIDGE_ADDRESS`, then `TFE_ADDRESS`,
-     * then `https://` + `TFE_HOSTNAME`. Default: `https://app.terraform.io`.
+     * The API's address, an absolute http(s) URL. Falls back to `WSBRIDGE_ADDRESS`, then `TFE_ADDRESS`, then `https://` + `TFE_HOSTNAME`. Default: `https://app.terraform.io`.
      */
     address?: pulumi.Input<string | undefined>;
     /**
-     * The API's edition. Falls back to `WSBRIDGE_EDITION`; without either, it is detected once per
-     * process from the API's ping headers.
-     *
-     * One of: `hosted`, `self-managed`.
+     * The API's edition. Falls back to `WSBRIDGE_EDITION`. Without either, it is detected once per process from the API's ping headers. One of: `hosted`, `self-managed`.
      */
     edition?: pulumi.Input<string | undefined>;
     /**
@@ -102,8 +89,7 @@ export interface ProviderArgs {
      */
     maxRetries?: pulumi.Input<number | undefined>;
     /**
-     * The organization of resources and lookups that name none. Falls back to `WSBRIDGE_ORGANIZATION`,
-     * then `TFE_ORGANIZATION`.
+     * The organization of resources and lookups that name none. Falls back to `WSBRIDGE_ORGANIZATION`, then `TFE_ORGANIZATION`.
      */
     organization?: pulumi.Input<string | undefined>;
     /**
@@ -119,9 +105,7 @@ export interface ProviderArgs {
      */
     retryBudgetMs?: pulumi.Input<number | undefined>;
     /**
-     * The API token. Falls back to `WSBRIDGE_TOKEN`, then `TFE_TOKEN`, then Terraform CLI's
-     * `TF_TOKEN_<host>`, then the token for the address's host in the Terraform CLI credentials file
-     * (`~/.terraform.d/credentials.tfrc.json`). Never logged; a token set in plaintext stack config is warned about.
+     * The API token. Falls back to `WSBRIDGE_TOKEN`, then `TFE_TOKEN`, then Terraform CLI's `TF_TOKEN_<host>`, then the token for the address's host in the Terraform CLI credentials file (`~/.terraform.d/credentials.tfrc.json`). Never logged; a token set in plaintext stack config is warned about.
      */
     token?: pulumi.Input<string | undefined>;
     /**

@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { WorkspaceInputs } from "../../schemas/workspace";
 import type { EffectiveTagBindingOutput, VcsRepoOutput } from "../../runtime/kinds/workspace";
-import { resolveAddress } from "../../runtime/address";
+import { resolveAddress } from "../../runtime/settings";
 import { workspaceProvider } from "../serialized-providers";
 import { claimUniqueName, defaultOrganization, ownerMarker, warnIfTokenInPlaintext } from "../program-checks";
 import { registerWorkspaceStateSharing } from "./remote-state-consumers";

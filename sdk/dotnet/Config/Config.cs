@@ -34,8 +34,7 @@ namespace PulumiWsbridge.Wsbridge
 
         private static readonly __Value<string?> _address = new __Value<string?>(() => __config.Get("address"));
         /// <summary>
-        /// The API's address, an absolute http(s) URL. Falls back to `WSBRIDGE_ADDRESS`, then `TFE_ADDRESS`,
-        /// then `https://` + `TFE_HOSTNAME`. Default: `https://app.terraform.io`.
+        /// The API's address, an absolute http(s) URL. Falls back to `WSBRIDGE_ADDRESS`, then `TFE_ADDRESS`, then `https://` + `TFE_HOSTNAME`. Default: `https://app.terraform.io`.
         /// </summary>
         public static string? Address
         {
@@ -45,10 +44,7 @@ namespace PulumiWsbridge.Wsbridge
 
         private static readonly __Value<string?> _edition = new __Value<string?>(() => __config.Get("edition"));
         /// <summary>
-        /// The API's edition. Falls back to `WSBRIDGE_EDITION`; without either, it is detected once per
-        /// process from the API's ping headers.
-        /// 
-        /// One of: `hosted`, `self-managed`.
+        /// The API's edition. Falls back to `WSBRIDGE_EDITION`. Without either, it is detected once per process from the API's ping headers. One of: `hosted`, `self-managed`.
         /// </summary>
         public static string? Edition
         {
@@ -78,8 +74,7 @@ namespace PulumiWsbridge.Wsbridge
 
         private static readonly __Value<string?> _organization = new __Value<string?>(() => __config.Get("organization"));
         /// <summary>
-        /// The organization of resources and lookups that name none. Falls back to `WSBRIDGE_ORGANIZATION`,
-        /// then `TFE_ORGANIZATION`.
+        /// The organization of resources and lookups that name none. Falls back to `WSBRIDGE_ORGANIZATION`, then `TFE_ORGANIZATION`.
         /// </summary>
         public static string? Organization
         {
@@ -119,9 +114,7 @@ namespace PulumiWsbridge.Wsbridge
 
         private static readonly __Value<string?> _token = new __Value<string?>(() => __config.Get("token"));
         /// <summary>
-        /// The API token. Falls back to `WSBRIDGE_TOKEN`, then `TFE_TOKEN`, then Terraform CLI's
-        /// `TF_TOKEN_&lt;host&gt;`, then the token for the address's host in the Terraform CLI credentials file
-        /// (`~/.terraform.d/credentials.tfrc.json`). Never logged; a token set in plaintext stack config is warned about.
+        /// The API token. Falls back to `WSBRIDGE_TOKEN`, then `TFE_TOKEN`, then Terraform CLI's `TF_TOKEN_&lt;host&gt;`, then the token for the address's host in the Terraform CLI credentials file (`~/.terraform.d/credentials.tfrc.json`). Never logged; a token set in plaintext stack config is warned about.
         /// </summary>
         public static string? Token
         {

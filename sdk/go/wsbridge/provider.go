@@ -11,26 +11,17 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// The settings of the wsbridge provider: the stack config `wsbridge:<setting>` for the default
-// provider, or the inputs of an explicit provider resource. Each falls back to the environment as
-// described; none is required to preview.
+// The settings of the wsbridge provider: the stack config `wsbridge:<setting>` for the default provider, or the inputs of an explicit provider resource. Each falls back to the environment as described; none is required to preview.
 type Provider struct {
 	pulumi.ProviderResourceState
 
-	// The API's address, an absolute http(s) URL. Falls back to `WSBRIDGE_ADDRESS`, then `TFE_ADDRESS`,
-	// then `https://` + `TFE_HOSTNAME`. Default: `https://app.terraform.io`.
+	// The API's address, an absolute http(s) URL. Falls back to `WSBRIDGE_ADDRESS`, then `TFE_ADDRESS`, then `https://` + `TFE_HOSTNAME`. Default: `https://app.terraform.io`.
 	Address pulumi.StringPtrOutput `pulumi:"address"`
-	// The API's edition. Falls back to `WSBRIDGE_EDITION`; without either, it is detected once per
-	// process from the API's ping headers.
-	//
-	// One of: `hosted`, `self-managed`.
+	// The API's edition. Falls back to `WSBRIDGE_EDITION`. Without either, it is detected once per process from the API's ping headers. One of: `hosted`, `self-managed`.
 	Edition pulumi.StringPtrOutput `pulumi:"edition"`
-	// The organization of resources and lookups that name none. Falls back to `WSBRIDGE_ORGANIZATION`,
-	// then `TFE_ORGANIZATION`.
+	// The organization of resources and lookups that name none. Falls back to `WSBRIDGE_ORGANIZATION`, then `TFE_ORGANIZATION`.
 	Organization pulumi.StringPtrOutput `pulumi:"organization"`
-	// The API token. Falls back to `WSBRIDGE_TOKEN`, then `TFE_TOKEN`, then Terraform CLI's
-	// `TF_TOKEN_<host>`, then the token for the address's host in the Terraform CLI credentials file
-	// (`~/.terraform.d/credentials.tfrc.json`). Never logged; a token set in plaintext stack config is warned about.
+	// The API token. Falls back to `WSBRIDGE_TOKEN`, then `TFE_TOKEN`, then Terraform CLI's `TF_TOKEN_<host>`, then the token for the address's host in the Terraform CLI credentials file (`~/.terraform.d/credentials.tfrc.json`). Never logged; a token set in plaintext stack config is warned about.
 	Token pulumi.StringPtrOutput `pulumi:"token"`
 }
 
@@ -58,20 +49,15 @@ func NewProvider(ctx *pulumi.Context,
 }
 
 type providerArgs struct {
-	// The API's address, an absolute http(s) URL. Falls back to `WSBRIDGE_ADDRESS`, then `TFE_ADDRESS`,
-	// then `https://` + `TFE_HOSTNAME`. Default: `https://app.terraform.io`.
+	// The API's address, an absolute http(s) URL. Falls back to `WSBRIDGE_ADDRESS`, then `TFE_ADDRESS`, then `https://` + `TFE_HOSTNAME`. Default: `https://app.terraform.io`.
 	Address *string `pulumi:"address"`
-	// The API's edition. Falls back to `WSBRIDGE_EDITION`; without either, it is detected once per
-	// process from the API's ping headers.
-	//
-	// One of: `hosted`, `self-managed`.
+	// The API's edition. Falls back to `WSBRIDGE_EDITION`. Without either, it is detected once per process from the API's ping headers. One of: `hosted`, `self-managed`.
 	Edition *string `pulumi:"edition"`
 	// How many 429 answers one call may wait out. Falls back to `WSBRIDGE_MAX_RATE_LIMIT_RETRIES`. A whole number from 0 to 100; default 10.
 	MaxRateLimitRetries *int `pulumi:"maxRateLimitRetries"`
 	// Retries of a 5xx answer or a lost connection, for requests that are safe to repeat. Falls back to `WSBRIDGE_MAX_RETRIES`. A whole number from 0 to 50; default 4.
 	MaxRetries *int `pulumi:"maxRetries"`
-	// The organization of resources and lookups that name none. Falls back to `WSBRIDGE_ORGANIZATION`,
-	// then `TFE_ORGANIZATION`.
+	// The organization of resources and lookups that name none. Falls back to `WSBRIDGE_ORGANIZATION`, then `TFE_ORGANIZATION`.
 	Organization *string `pulumi:"organization"`
 	// The longest wait in milliseconds a 429 may ask for; a longer one fails at once. Falls back to `WSBRIDGE_RATE_LIMIT_MAX_WAIT_MS`. A whole number from 0 to 3600000; default 60000.
 	RateLimitMaxWaitMs *int `pulumi:"rateLimitMaxWaitMs"`
@@ -79,9 +65,7 @@ type providerArgs struct {
 	RequestTimeoutMs *int `pulumi:"requestTimeoutMs"`
 	// Wall-clock budget of one call in milliseconds, all attempts and waits included. Falls back to `WSBRIDGE_RETRY_BUDGET_MS`. A whole number from 0 to 3600000; default 120000.
 	RetryBudgetMs *int `pulumi:"retryBudgetMs"`
-	// The API token. Falls back to `WSBRIDGE_TOKEN`, then `TFE_TOKEN`, then Terraform CLI's
-	// `TF_TOKEN_<host>`, then the token for the address's host in the Terraform CLI credentials file
-	// (`~/.terraform.d/credentials.tfrc.json`). Never logged; a token set in plaintext stack config is warned about.
+	// The API token. Falls back to `WSBRIDGE_TOKEN`, then `TFE_TOKEN`, then Terraform CLI's `TF_TOKEN_<host>`, then the token for the address's host in the Terraform CLI credentials file (`~/.terraform.d/credentials.tfrc.json`). Never logged; a token set in plaintext stack config is warned about.
 	Token *string `pulumi:"token"`
 	// How long, in milliseconds, unlock's "not finalized yet" 503 is retried. Falls back to `WSBRIDGE_UNLOCK_RETRY_PERIOD_MS`. A whole number from 0 to 3600000; default 30000.
 	UnlockRetryPeriodMs *int `pulumi:"unlockRetryPeriodMs"`
@@ -89,20 +73,15 @@ type providerArgs struct {
 
 // The set of arguments for constructing a Provider resource.
 type ProviderArgs struct {
-	// The API's address, an absolute http(s) URL. Falls back to `WSBRIDGE_ADDRESS`, then `TFE_ADDRESS`,
-	// then `https://` + `TFE_HOSTNAME`. Default: `https://app.terraform.io`.
+	// The API's address, an absolute http(s) URL. Falls back to `WSBRIDGE_ADDRESS`, then `TFE_ADDRESS`, then `https://` + `TFE_HOSTNAME`. Default: `https://app.terraform.io`.
 	Address pulumi.StringPtrInput
-	// The API's edition. Falls back to `WSBRIDGE_EDITION`; without either, it is detected once per
-	// process from the API's ping headers.
-	//
-	// One of: `hosted`, `self-managed`.
+	// The API's edition. Falls back to `WSBRIDGE_EDITION`. Without either, it is detected once per process from the API's ping headers. One of: `hosted`, `self-managed`.
 	Edition pulumi.StringPtrInput
 	// How many 429 answers one call may wait out. Falls back to `WSBRIDGE_MAX_RATE_LIMIT_RETRIES`. A whole number from 0 to 100; default 10.
 	MaxRateLimitRetries pulumi.IntPtrInput
 	// Retries of a 5xx answer or a lost connection, for requests that are safe to repeat. Falls back to `WSBRIDGE_MAX_RETRIES`. A whole number from 0 to 50; default 4.
 	MaxRetries pulumi.IntPtrInput
-	// The organization of resources and lookups that name none. Falls back to `WSBRIDGE_ORGANIZATION`,
-	// then `TFE_ORGANIZATION`.
+	// The organization of resources and lookups that name none. Falls back to `WSBRIDGE_ORGANIZATION`, then `TFE_ORGANIZATION`.
 	Organization pulumi.StringPtrInput
 	// The longest wait in milliseconds a 429 may ask for; a longer one fails at once. Falls back to `WSBRIDGE_RATE_LIMIT_MAX_WAIT_MS`. A whole number from 0 to 3600000; default 60000.
 	RateLimitMaxWaitMs pulumi.IntPtrInput
@@ -110,9 +89,7 @@ type ProviderArgs struct {
 	RequestTimeoutMs pulumi.IntPtrInput
 	// Wall-clock budget of one call in milliseconds, all attempts and waits included. Falls back to `WSBRIDGE_RETRY_BUDGET_MS`. A whole number from 0 to 3600000; default 120000.
 	RetryBudgetMs pulumi.IntPtrInput
-	// The API token. Falls back to `WSBRIDGE_TOKEN`, then `TFE_TOKEN`, then Terraform CLI's
-	// `TF_TOKEN_<host>`, then the token for the address's host in the Terraform CLI credentials file
-	// (`~/.terraform.d/credentials.tfrc.json`). Never logged; a token set in plaintext stack config is warned about.
+	// The API token. Falls back to `WSBRIDGE_TOKEN`, then `TFE_TOKEN`, then Terraform CLI's `TF_TOKEN_<host>`, then the token for the address's host in the Terraform CLI credentials file (`~/.terraform.d/credentials.tfrc.json`). Never logged; a token set in plaintext stack config is warned about.
 	Token pulumi.StringPtrInput
 	// How long, in milliseconds, unlock's "not finalized yet" 503 is retried. Falls back to `WSBRIDGE_UNLOCK_RETRY_PERIOD_MS`. A whole number from 0 to 3600000; default 30000.
 	UnlockRetryPeriodMs pulumi.IntPtrInput
@@ -155,29 +132,22 @@ func (o ProviderOutput) ToProviderOutputWithContext(ctx context.Context) Provide
 	return o
 }
 
-// The API's address, an absolute http(s) URL. Falls back to `WSBRIDGE_ADDRESS`, then `TFE_ADDRESS`,
-// then `https://` + `TFE_HOSTNAME`. Default: `https://app.terraform.io`.
+// The API's address, an absolute http(s) URL. Falls back to `WSBRIDGE_ADDRESS`, then `TFE_ADDRESS`, then `https://` + `TFE_HOSTNAME`. Default: `https://app.terraform.io`.
 func (o ProviderOutput) Address() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Provider) pulumi.StringPtrOutput { return v.Address }).(pulumi.StringPtrOutput)
 }
 
-// The API's edition. Falls back to `WSBRIDGE_EDITION`; without either, it is detected once per
-// process from the API's ping headers.
-//
-// One of: `hosted`, `self-managed`.
+// The API's edition. Falls back to `WSBRIDGE_EDITION`. Without either, it is detected once per process from the API's ping headers. One of: `hosted`, `self-managed`.
 func (o ProviderOutput) Edition() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Provider) pulumi.StringPtrOutput { return v.Edition }).(pulumi.StringPtrOutput)
 }
 
-// The organization of resources and lookups that name none. Falls back to `WSBRIDGE_ORGANIZATION`,
-// then `TFE_ORGANIZATION`.
+// The organization of resources and lookups that name none. Falls back to `WSBRIDGE_ORGANIZATION`, then `TFE_ORGANIZATION`.
 func (o ProviderOutput) Organization() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Provider) pulumi.StringPtrOutput { return v.Organization }).(pulumi.StringPtrOutput)
 }
 
-// The API token. Falls back to `WSBRIDGE_TOKEN`, then `TFE_TOKEN`, then Terraform CLI's
-// `TF_TOKEN_<host>`, then the token for the address's host in the Terraform CLI credentials file
-// (`~/.terraform.d/credentials.tfrc.json`). Never logged; a token set in plaintext stack config is warned about.
+// The API token. Falls back to `WSBRIDGE_TOKEN`, then `TFE_TOKEN`, then Terraform CLI's `TF_TOKEN_<host>`, then the token for the address's host in the Terraform CLI credentials file (`~/.terraform.d/credentials.tfrc.json`). Never logged; a token set in plaintext stack config is warned about.
 func (o ProviderOutput) Token() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Provider) pulumi.StringPtrOutput { return v.Token }).(pulumi.StringPtrOutput)
 }

@@ -8,8 +8,7 @@ declare var exports: any;
 const __config = new pulumi.Config("wsbridge");
 
 /**
- * The API's address, an absolute http(s) URL. Falls back to `WSBRIDGE_ADDRESS`, then `TFE_ADDRESS`,
- * then `https://` + `TFE_HOSTNAME`. Default: `https://app.terraform.io`.
+ * The API's address, an absolute http(s) URL. Falls back to `WSBRIDGE_ADDRESS`, then `TFE_ADDRESS`, then `https://` + `TFE_HOSTNAME`. Default: `https://app.terraform.io`.
  */
 export declare const address: string | undefined;
 Object.defineProperty(exports, "address", {
@@ -20,10 +19,7 @@ Object.defineProperty(exports, "address", {
 });
 
 /**
- * The API's edition. Falls back to `WSBRIDGE_EDITION`; without either, it is detected once per
- * process from the API's ping headers.
- *
- * One of: `hosted`, `self-managed`.
+ * The API's edition. Falls back to `WSBRIDGE_EDITION`. Without either, it is detected once per process from the API's ping headers. One of: `hosted`, `self-managed`.
  */
 export declare const edition: string | undefined;
 Object.defineProperty(exports, "edition", {
@@ -56,8 +52,7 @@ Object.defineProperty(exports, "maxRetries", {
 });
 
 /**
- * The organization of resources and lookups that name none. Falls back to `WSBRIDGE_ORGANIZATION`,
- * then `TFE_ORGANIZATION`.
+ * The organization of resources and lookups that name none. Falls back to `WSBRIDGE_ORGANIZATION`, then `TFE_ORGANIZATION`.
  */
 export declare const organization: string | undefined;
 Object.defineProperty(exports, "organization", {
@@ -101,9 +96,7 @@ Object.defineProperty(exports, "retryBudgetMs", {
 });
 
 /**
- * The API token. Falls back to `WSBRIDGE_TOKEN`, then `TFE_TOKEN`, then Terraform CLI's
- * `TF_TOKEN_<host>`, then the token for the address's host in the Terraform CLI credentials file
- * (`~/.terraform.d/credentials.tfrc.json`). Never logged; a token set in plaintext stack config is warned about.
+ * The API token. Falls back to `WSBRIDGE_TOKEN`, then `TFE_TOKEN`, then Terraform CLI's `TF_TOKEN_<host>`, then the token for the address's host in the Terraform CLI credentials file (`~/.terraform.d/credentials.tfrc.json`). Never logged; a token set in plaintext stack config is warned about.
  */
 export declare const token: string | undefined;
 Object.defineProperty(exports, "token", {

@@ -32,22 +32,15 @@ class ProviderArgs:
         """
         The set of arguments for constructing a Provider resource.
 
-        :param pulumi.Input[_builtins.str] address: The API's address, an absolute http(s) URL. Falls back to `WSBRIDGE_ADDRESS`, then `TFE_ADDRESS`,
-               then `https://` + `TFE_HOSTNAME`. Default: `https://app.terraform.io`.
-        :param pulumi.Input[_builtins.str] edition: The API's edition. Falls back to `WSBRIDGE_EDITION`; without either, it is detected once per
-               process from the API's ping headers.
-               
-               One of: `hosted`, `self-managed`.
+        :param pulumi.Input[_builtins.str] address: The API's address, an absolute http(s) URL. Falls back to `WSBRIDGE_ADDRESS`, then `TFE_ADDRESS`, then `https://` + `TFE_HOSTNAME`. Default: `https://app.terraform.io`.
+        :param pulumi.Input[_builtins.str] edition: The API's edition. Falls back to `WSBRIDGE_EDITION`. Without either, it is detected once per process from the API's ping headers. One of: `hosted`, `self-managed`.
         :param pulumi.Input[_builtins.int] max_rate_limit_retries: How many 429 answers one call may wait out. Falls back to `WSBRIDGE_MAX_RATE_LIMIT_RETRIES`. A whole number from 0 to 100; default 10.
         :param pulumi.Input[_builtins.int] max_retries: Retries of a 5xx answer or a lost connection, for requests that are safe to repeat. Falls back to `WSBRIDGE_MAX_RETRIES`. A whole number from 0 to 50; default 4.
-        :param pulumi.Input[_builtins.str] organization: The organization of resources and lookups that name none. Falls back to `WSBRIDGE_ORGANIZATION`,
-               then `TFE_ORGANIZATION`.
+        :param pulumi.Input[_builtins.str] organization: The organization of resources and lookups that name none. Falls back to `WSBRIDGE_ORGANIZATION`, then `TFE_ORGANIZATION`.
         :param pulumi.Input[_builtins.int] rate_limit_max_wait_ms: The longest wait in milliseconds a 429 may ask for; a longer one fails at once. Falls back to `WSBRIDGE_RATE_LIMIT_MAX_WAIT_MS`. A whole number from 0 to 3600000; default 60000.
         :param pulumi.Input[_builtins.int] request_timeout_ms: Milliseconds allowed per attempt for the response headers, and again for the body. Falls back to `WSBRIDGE_REQUEST_TIMEOUT_MS`. A whole number from 1 to 3600000; default 30000.
         :param pulumi.Input[_builtins.int] retry_budget_ms: Wall-clock budget of one call in milliseconds, all attempts and waits included. Falls back to `WSBRIDGE_RETRY_BUDGET_MS`. A whole number from 0 to 3600000; default 120000.
-        :param pulumi.Input[_builtins.str] token: The API token. Falls back to `WSBRIDGE_TOKEN`, then `TFE_TOKEN`, then Terraform CLI's
-               `TF_TOKEN_<host>`, then the token for the address's host in the Terraform CLI credentials file
-               (`~/.terraform.d/credentials.tfrc.json`). Never logged; a token set in plaintext stack config is warned about.
+        :param pulumi.Input[_builtins.str] token: The API token. Falls back to `WSBRIDGE_TOKEN`, then `TFE_TOKEN`, then Terraform CLI's `TF_TOKEN_<host>`, then the token for the address's host in the Terraform CLI credentials file (`~/.terraform.d/credentials.tfrc.json`). Never logged; a token set in plaintext stack config is warned about.
         :param pulumi.Input[_builtins.int] unlock_retry_period_ms: How long, in milliseconds, unlock's "not finalized yet" 503 is retried. Falls back to `WSBRIDGE_UNLOCK_RETRY_PERIOD_MS`. A whole number from 0 to 3600000; default 30000.
         """
         if address is not None:
@@ -75,8 +68,7 @@ class ProviderArgs:
     @pulumi.getter
     def address(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        The API's address, an absolute http(s) URL. Falls back to `WSBRIDGE_ADDRESS`, then `TFE_ADDRESS`,
-        then `https://` + `TFE_HOSTNAME`. Default: `https://app.terraform.io`.
+        The API's address, an absolute http(s) URL. Falls back to `WSBRIDGE_ADDRESS`, then `TFE_ADDRESS`, then `https://` + `TFE_HOSTNAME`. Default: `https://app.terraform.io`.
         """
         return pulumi.get(self, "address")
 
@@ -88,10 +80,7 @@ class ProviderArgs:
     @pulumi.getter
     def edition(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        The API's edition. Falls back to `WSBRIDGE_EDITION`; without either, it is detected once per
-        process from the API's ping headers.
-
-        One of: `hosted`, `self-managed`.
+        The API's edition. Falls back to `WSBRIDGE_EDITION`. Without either, it is detected once per process from the API's ping headers. One of: `hosted`, `self-managed`.
         """
         return pulumi.get(self, "edition")
 
@@ -127,8 +116,7 @@ class ProviderArgs:
     @pulumi.getter
     def organization(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        The organization of resources and lookups that name none. Falls back to `WSBRIDGE_ORGANIZATION`,
-        then `TFE_ORGANIZATION`.
+        The organization of resources and lookups that name none. Falls back to `WSBRIDGE_ORGANIZATION`, then `TFE_ORGANIZATION`.
         """
         return pulumi.get(self, "organization")
 
@@ -176,9 +164,7 @@ class ProviderArgs:
     @pulumi.getter
     def token(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        The API token. Falls back to `WSBRIDGE_TOKEN`, then `TFE_TOKEN`, then Terraform CLI's
-        `TF_TOKEN_<host>`, then the token for the address's host in the Terraform CLI credentials file
-        (`~/.terraform.d/credentials.tfrc.json`). Never logged; a token set in plaintext stack config is warned about.
+        The API token. Falls back to `WSBRIDGE_TOKEN`, then `TFE_TOKEN`, then Terraform CLI's `TF_TOKEN_<host>`, then the token for the address's host in the Terraform CLI credentials file (`~/.terraform.d/credentials.tfrc.json`). Never logged; a token set in plaintext stack config is warned about.
         """
         return pulumi.get(self, "token")
 
@@ -217,29 +203,20 @@ class Provider(pulumi.ProviderResource):
                  unlock_retry_period_ms: pulumi.Input[Optional[_builtins.int]] = None,
                  __props__=None):
         """
-        The settings of the wsbridge provider: the stack config `wsbridge:<setting>` for the default
-        provider, or the inputs of an explicit provider resource. Each falls back to the environment as
-        described; none is required to preview.
+        The settings of the wsbridge provider: the stack config `wsbridge:<setting>` for the default provider, or the inputs of an explicit provider resource. Each falls back to the environment as described; none is required to preview.
 
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] address: The API's address, an absolute http(s) URL. Falls back to `WSBRIDGE_ADDRESS`, then `TFE_ADDRESS`,
-               then `https://` + `TFE_HOSTNAME`. Default: `https://app.terraform.io`.
-        :param pulumi.Input[_builtins.str] edition: The API's edition. Falls back to `WSBRIDGE_EDITION`; without either, it is detected once per
-               process from the API's ping headers.
-               
-               One of: `hosted`, `self-managed`.
+        :param pulumi.Input[_builtins.str] address: The API's address, an absolute http(s) URL. Falls back to `WSBRIDGE_ADDRESS`, then `TFE_ADDRESS`, then `https://` + `TFE_HOSTNAME`. Default: `https://app.terraform.io`.
+        :param pulumi.Input[_builtins.str] edition: The API's edition. Falls back to `WSBRIDGE_EDITION`. Without either, it is detected once per process from the API's ping headers. One of: `hosted`, `self-managed`.
         :param pulumi.Input[_builtins.int] max_rate_limit_retries: How many 429 answers one call may wait out. Falls back to `WSBRIDGE_MAX_RATE_LIMIT_RETRIES`. A whole number from 0 to 100; default 10.
         :param pulumi.Input[_builtins.int] max_retries: Retries of a 5xx answer or a lost connection, for requests that are safe to repeat. Falls back to `WSBRIDGE_MAX_RETRIES`. A whole number from 0 to 50; default 4.
-        :param pulumi.Input[_builtins.str] organization: The organization of resources and lookups that name none. Falls back to `WSBRIDGE_ORGANIZATION`,
-               then `TFE_ORGANIZATION`.
+        :param pulumi.Input[_builtins.str] organization: The organization of resources and lookups that name none. Falls back to `WSBRIDGE_ORGANIZATION`, then `TFE_ORGANIZATION`.
         :param pulumi.Input[_builtins.int] rate_limit_max_wait_ms: The longest wait in milliseconds a 429 may ask for; a longer one fails at once. Falls back to `WSBRIDGE_RATE_LIMIT_MAX_WAIT_MS`. A whole number from 0 to 3600000; default 60000.
         :param pulumi.Input[_builtins.int] request_timeout_ms: Milliseconds allowed per attempt for the response headers, and again for the body. Falls back to `WSBRIDGE_REQUEST_TIMEOUT_MS`. A whole number from 1 to 3600000; default 30000.
         :param pulumi.Input[_builtins.int] retry_budget_ms: Wall-clock budget of one call in milliseconds, all attempts and waits included. Falls back to `WSBRIDGE_RETRY_BUDGET_MS`. A whole number from 0 to 3600000; default 120000.
-        :param pulumi.Input[_builtins.str] token: The API token. Falls back to `WSBRIDGE_TOKEN`, then `TFE_TOKEN`, then Terraform CLI's
-               `TF_TOKEN_<host>`, then the token for the address's host in the Terraform CLI credentials file
-               (`~/.terraform.d/credentials.tfrc.json`). Never logged; a token set in plaintext stack config is warned about.
+        :param pulumi.Input[_builtins.str] token: The API token. Falls back to `WSBRIDGE_TOKEN`, then `TFE_TOKEN`, then Terraform CLI's `TF_TOKEN_<host>`, then the token for the address's host in the Terraform CLI credentials file (`~/.terraform.d/credentials.tfrc.json`). Never logged; a token set in plaintext stack config is warned about.
         :param pulumi.Input[_builtins.int] unlock_retry_period_ms: How long, in milliseconds, unlock's "not finalized yet" 503 is retried. Falls back to `WSBRIDGE_UNLOCK_RETRY_PERIOD_MS`. A whole number from 0 to 3600000; default 30000.
         """
         ...
@@ -249,9 +226,7 @@ class Provider(pulumi.ProviderResource):
                  args: Optional[ProviderArgs] = None,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        The settings of the wsbridge provider: the stack config `wsbridge:<setting>` for the default
-        provider, or the inputs of an explicit provider resource. Each falls back to the environment as
-        described; none is required to preview.
+        The settings of the wsbridge provider: the stack config `wsbridge:<setting>` for the default provider, or the inputs of an explicit provider resource. Each falls back to the environment as described; none is required to preview.
 
 
         :param str resource_name: The name of the resource.
@@ -310,8 +285,7 @@ class Provider(pulumi.ProviderResource):
     @pulumi.getter
     def address(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        The API's address, an absolute http(s) URL. Falls back to `WSBRIDGE_ADDRESS`, then `TFE_ADDRESS`,
-        then `https://` + `TFE_HOSTNAME`. Default: `https://app.terraform.io`.
+        The API's address, an absolute http(s) URL. Falls back to `WSBRIDGE_ADDRESS`, then `TFE_ADDRESS`, then `https://` + `TFE_HOSTNAME`. Default: `https://app.terraform.io`.
         """
         return pulumi.get(self, "address")
 
@@ -319,10 +293,7 @@ class Provider(pulumi.ProviderResource):
     @pulumi.getter
     def edition(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        The API's edition. Falls back to `WSBRIDGE_EDITION`; without either, it is detected once per
-        process from the API's ping headers.
-
-        One of: `hosted`, `self-managed`.
+        The API's edition. Falls back to `WSBRIDGE_EDITION`. Without either, it is detected once per process from the API's ping headers. One of: `hosted`, `self-managed`.
         """
         return pulumi.get(self, "edition")
 
@@ -330,8 +301,7 @@ class Provider(pulumi.ProviderResource):
     @pulumi.getter
     def organization(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        The organization of resources and lookups that name none. Falls back to `WSBRIDGE_ORGANIZATION`,
-        then `TFE_ORGANIZATION`.
+        The organization of resources and lookups that name none. Falls back to `WSBRIDGE_ORGANIZATION`, then `TFE_ORGANIZATION`.
         """
         return pulumi.get(self, "organization")
 
@@ -339,9 +309,7 @@ class Provider(pulumi.ProviderResource):
     @pulumi.getter
     def token(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        The API token. Falls back to `WSBRIDGE_TOKEN`, then `TFE_TOKEN`, then Terraform CLI's
-        `TF_TOKEN_<host>`, then the token for the address's host in the Terraform CLI credentials file
-        (`~/.terraform.d/credentials.tfrc.json`). Never logged; a token set in plaintext stack config is warned about.
+        The API token. Falls back to `WSBRIDGE_TOKEN`, then `TFE_TOKEN`, then Terraform CLI's `TF_TOKEN_<host>`, then the token for the address's host in the Terraform CLI credentials file (`~/.terraform.d/credentials.tfrc.json`). Never logged; a token set in plaintext stack config is warned about.
         """
         return pulumi.get(self, "token")
 

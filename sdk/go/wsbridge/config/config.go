@@ -11,16 +11,12 @@ import (
 
 var _ = internal.GetEnvOrDefault
 
-// The API's address, an absolute http(s) URL. Falls back to `WSBRIDGE_ADDRESS`, then `TFE_ADDRESS`,
-// then `https://` + `TFE_HOSTNAME`. Default: `https://app.terraform.io`.
+// The API's address, an absolute http(s) URL. Falls back to `WSBRIDGE_ADDRESS`, then `TFE_ADDRESS`, then `https://` + `TFE_HOSTNAME`. Default: `https://app.terraform.io`.
 func GetAddress(ctx *pulumi.Context) string {
 	return config.Get(ctx, "wsbridge:address")
 }
 
-// The API's edition. Falls back to `WSBRIDGE_EDITION`; without either, it is detected once per
-// process from the API's ping headers.
-//
-// One of: `hosted`, `self-managed`.
+// The API's edition. Falls back to `WSBRIDGE_EDITION`. Without either, it is detected once per process from the API's ping headers. One of: `hosted`, `self-managed`.
 func GetEdition(ctx *pulumi.Context) string {
 	return config.Get(ctx, "wsbridge:edition")
 }
@@ -35,8 +31,7 @@ func GetMaxRetries(ctx *pulumi.Context) int {
 	return config.GetInt(ctx, "wsbridge:maxRetries")
 }
 
-// The organization of resources and lookups that name none. Falls back to `WSBRIDGE_ORGANIZATION`,
-// then `TFE_ORGANIZATION`.
+// The organization of resources and lookups that name none. Falls back to `WSBRIDGE_ORGANIZATION`, then `TFE_ORGANIZATION`.
 func GetOrganization(ctx *pulumi.Context) string {
 	return config.Get(ctx, "wsbridge:organization")
 }
@@ -56,9 +51,7 @@ func GetRetryBudgetMs(ctx *pulumi.Context) int {
 	return config.GetInt(ctx, "wsbridge:retryBudgetMs")
 }
 
-// The API token. Falls back to `WSBRIDGE_TOKEN`, then `TFE_TOKEN`, then Terraform CLI's
-// `TF_TOKEN_<host>`, then the token for the address's host in the Terraform CLI credentials file
-// (`~/.terraform.d/credentials.tfrc.json`). Never logged; a token set in plaintext stack config is warned about.
+// The API token. Falls back to `WSBRIDGE_TOKEN`, then `TFE_TOKEN`, then Terraform CLI's `TF_TOKEN_<host>`, then the token for the address's host in the Terraform CLI credentials file (`~/.terraform.d/credentials.tfrc.json`). Never logged; a token set in plaintext stack config is warned about.
 func GetToken(ctx *pulumi.Context) string {
 	return config.Get(ctx, "wsbridge:token")
 }

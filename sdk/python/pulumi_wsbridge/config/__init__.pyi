@@ -16,16 +16,12 @@ from .. import _utilities
 
 address: Optional[str]
 """
-The API's address, an absolute http(s) URL. Falls back to `WSBRIDGE_ADDRESS`, then `TFE_ADDRESS`,
-then `https://` + `TFE_HOSTNAME`. Default: `https://app.terraform.io`.
+The API's address, an absolute http(s) URL. Falls back to `WSBRIDGE_ADDRESS`, then `TFE_ADDRESS`, then `https://` + `TFE_HOSTNAME`. Default: `https://app.terraform.io`.
 """
 
 edition: Optional[str]
 """
-The API's edition. Falls back to `WSBRIDGE_EDITION`; without either, it is detected once per
-process from the API's ping headers.
-
-One of: `hosted`, `self-managed`.
+The API's edition. Falls back to `WSBRIDGE_EDITION`. Without either, it is detected once per process from the API's ping headers. One of: `hosted`, `self-managed`.
 """
 
 maxRateLimitRetries: Optional[int]
@@ -40,8 +36,7 @@ Retries of a 5xx answer or a lost connection, for requests that are safe to repe
 
 organization: Optional[str]
 """
-The organization of resources and lookups that name none. Falls back to `WSBRIDGE_ORGANIZATION`,
-then `TFE_ORGANIZATION`.
+The organization of resources and lookups that name none. Falls back to `WSBRIDGE_ORGANIZATION`, then `TFE_ORGANIZATION`.
 """
 
 rateLimitMaxWaitMs: Optional[int]
@@ -61,9 +56,7 @@ Wall-clock budget of one call in milliseconds, all attempts and waits included. 
 
 token: Optional[str]
 """
-The API token. Falls back to `WSBRIDGE_TOKEN`, then `TFE_TOKEN`, then Terraform CLI's
-`TF_TOKEN_<host>`, then the token for the address's host in the Terraform CLI credentials file
-(`~/.terraform.d/credentials.tfrc.json`). Never logged; a token set in plaintext stack config is warned about.
+The API token. Falls back to `WSBRIDGE_TOKEN`, then `TFE_TOKEN`, then Terraform CLI's `TF_TOKEN_<host>`, then the token for the address's host in the Terraform CLI credentials file (`~/.terraform.d/credentials.tfrc.json`). Never logged; a token set in plaintext stack config is warned about.
 """
 
 unlockRetryPeriodMs: Optional[int]

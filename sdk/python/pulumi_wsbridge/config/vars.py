@@ -23,18 +23,14 @@ class _ExportableConfig(types.ModuleType):
     @_builtins.property
     def address(self) -> Optional[str]:
         """
-        The API's address, an absolute http(s) URL. Falls back to `WSBRIDGE_ADDRESS`, then `TFE_ADDRESS`,
-        then `https://` + `TFE_HOSTNAME`. Default: `https://app.terraform.io`.
+        The API's address, an absolute http(s) URL. Falls back to `WSBRIDGE_ADDRESS`, then `TFE_ADDRESS`, then `https://` + `TFE_HOSTNAME`. Default: `https://app.terraform.io`.
         """
         return __config__.get('address')
 
     @_builtins.property
     def edition(self) -> Optional[str]:
         """
-        The API's edition. Falls back to `WSBRIDGE_EDITION`; without either, it is detected once per
-        process from the API's ping headers.
-
-        One of: `hosted`, `self-managed`.
+        The API's edition. Falls back to `WSBRIDGE_EDITION`. Without either, it is detected once per process from the API's ping headers. One of: `hosted`, `self-managed`.
         """
         return __config__.get('edition')
 
@@ -55,8 +51,7 @@ class _ExportableConfig(types.ModuleType):
     @_builtins.property
     def organization(self) -> Optional[str]:
         """
-        The organization of resources and lookups that name none. Falls back to `WSBRIDGE_ORGANIZATION`,
-        then `TFE_ORGANIZATION`.
+        The organization of resources and lookups that name none. Falls back to `WSBRIDGE_ORGANIZATION`, then `TFE_ORGANIZATION`.
         """
         return __config__.get('organization')
 
@@ -84,9 +79,7 @@ class _ExportableConfig(types.ModuleType):
     @_builtins.property
     def token(self) -> Optional[str]:
         """
-        The API token. Falls back to `WSBRIDGE_TOKEN`, then `TFE_TOKEN`, then Terraform CLI's
-        `TF_TOKEN_<host>`, then the token for the address's host in the Terraform CLI credentials file
-        (`~/.terraform.d/credentials.tfrc.json`). Never logged; a token set in plaintext stack config is warned about.
+        The API token. Falls back to `WSBRIDGE_TOKEN`, then `TFE_TOKEN`, then Terraform CLI's `TF_TOKEN_<host>`, then the token for the address's host in the Terraform CLI credentials file (`~/.terraform.d/credentials.tfrc.json`). Never logged; a token set in plaintext stack config is warned about.
         """
         return __config__.get('token')
 
