@@ -11,7 +11,7 @@ module.exports = {
   // Helpers' requests to an emulator never reuse a connection that sat idle while the process was blocked.
   setupFilesAfterEnv: ["<rootDir>/test/support/engine-gone-setup.ts", "<rootDir>/test/support/fresh-connection-setup.ts"],
   // Three workers on two cores: an end-to-end file waits on the CLI, the emulator's pace and injected
-  // faults for part of its time, and a third file uses that idle core (measured: see the README).
+  // faults for part of its time, and a third file uses that idle core (measured: see CONTRIBUTING.md).
   maxWorkers: 3,
   // The long end-to-end files first, also on a fresh clone that has no durations from an earlier run.
   testSequencer: "<rootDir>/test/support/longest-first-sequencer.js",

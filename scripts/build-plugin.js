@@ -13,7 +13,7 @@
 //
 // Why a bundle: the engine starts one plugin process per provider, and resolving and reading hundreds
 // of files of node_modules costs more start time than parsing one file; compiling that file was then
-// most of the rest, hence the code cache (README "Performance"). The plugin is plain JavaScript, so the
+// most of the rest, hence the code cache (docs/performance.md). The plugin is plain JavaScript, so the
 // same archive serves every OS and architecture with a POSIX shell; one is written per Pulumi platform
 // name, since the CLI looks for `<os>-<arch>` in the file name.
 //

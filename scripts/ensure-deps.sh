@@ -25,7 +25,7 @@ ln -sfn .. node_modules/pulumi-wsbridge
 mkdir -p node_modules/@pulumi-wsbridge
 ln -sfn ../../sdk/nodejs/bin node_modules/@pulumi-wsbridge/wsbridge
 
-# The tests run on the Node.js versions the pinned SDK declares (README, "Why Pulumi 3.246.0").
+# The tests run on the Node.js versions the pinned SDK declares (CONTRIBUTING.md, "Tests").
 node -e '
   const fs = require("node:fs");
   // semver as the SDK itself resolves it, not whatever happens to be hoisted

@@ -2,7 +2,7 @@
 # Writes the provider plugin's SDKs (sdk/<language>/) from schema/schema.json with Pulumi's own code
 # generators, through scripts/sdkgen: a Go program pinned to the Pulumi release of the CLI, which runs
 # the .NET generator through scripts/sdkgen/dotnet (the language hosts that `pulumi package gen-sdk`
-# would use cannot be installed here; README "Limits"). Each language's directory is deleted and
+# would use cannot be installed here; CONTRIBUTING.md, "Tests"). Each language's directory is deleted and
 # written afresh; the Go SDK's go.mod and go.sum are completed with `go mod tidy`.
 #
 #   scripts/generate-sdks.sh                        # sdk/nodejs, sdk/go, sdk/python, sdk/dotnet

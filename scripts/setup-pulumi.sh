@@ -11,7 +11,7 @@
 # at any revision, so the CLI cannot get a Node.js language host. Our tests and demo therefore drive the
 # CLI through the Automation API with inline programs (`pulumi up --client=...`): the Node process
 # hosts the program, the CLI is the real engine, and dynamic providers run in the real
-# `pulumi-resource-pulumi-nodejs` plugin. See README "Limits".
+# `pulumi-resource-pulumi-nodejs` plugin. See CONTRIBUTING.md, "Tests".
 #
 # Why `pulumi-language-yaml` beside it: `pulumi import` asks the project's language host which
 # packages the program needs, even with --generate-code=false, so it cannot run in a Node.js project

@@ -150,7 +150,7 @@ describe("diff", () => {
 });
 
 describe("create, read, update, delete", () => {
-  test("each operation sends exactly the requests the README lists, and destroy returns to the organization default", async () => {
+  test("each operation sends exactly the requests its docs page lists, and destroy returns to the organization default", async () => {
     const ws = await newWorkspace();
     takeRequests();
 

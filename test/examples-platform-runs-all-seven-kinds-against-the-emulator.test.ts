@@ -51,7 +51,7 @@ const selfManaged = useRealCliStack(platformOn("self-managed", (s) => edit(s)));
 const hosted = useRealCliStack(platformOn("hosted", (s) => s));
 
 afterAll(() => {
-  // The measured request counts, for the README's table.
+  // The measured request counts, for the table in docs/examples.md.
   console.log(`examples/platform request counts (self-managed): ${JSON.stringify(requestCounts)}`);
 });
 

@@ -1,7 +1,7 @@
 // The ModuleVersionDeprecation runtime (what the provider plugin calls) against an in-process emulator
 // whose organization has a private module vpc/aws with versions 1.0.0, 1.1.0 and 2.0.0: check and diff
 // decide the preview without a request, create/read/update/delete do what the preview promised with the
-// requests the README lists, a reason the server extends is no drift, drift made outside shows as
+// requests its docs page lists, a reason the server extends is no drift, drift made outside shows as
 // exactly the restore, and every documented failure (404, 422, 500/503) is explained.
 import { DEPRECATION_REASON_SUFFIX } from "../emulator";
 import * as runtime from "../provider/runtime";

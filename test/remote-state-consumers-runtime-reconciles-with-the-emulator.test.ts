@@ -1,6 +1,6 @@
 // The RemoteStateConsumers runtime against an in-process emulator: check refuses bad inputs without a
 // request (and a globally shared workspace with one GET), create/read/update/delete make the requests
-// the README states, all pages are read (25, 60, 150 consumers) and only managed consumers are touched.
+// its docs page states, all pages are read (25, 60, 150 consumers) and only managed consumers are touched.
 import * as runtime from "../provider/runtime";
 import { UNKNOWN } from "../provider/runtime/lifecycle";
 import { failureOf } from "./support/failure";

@@ -1,8 +1,8 @@
 // The request budget of every kind, operation by operation, against an in-process emulator: exactly
 // which requests (method and path, without the query) check, diff, create, update, read and delete
 // send. A preview with nothing changed (check with the last applied inputs, then diff with the state)
-// sends none, for every kind. An extra request anywhere fails this file; the README's "Requests"
-// tables are these lists. Where a kind needs two requests, the kind's source says why.
+// sends none, for every kind. An extra request anywhere fails this file; the "Requests"
+// tables of docs/performance.md and docs/resources/ are these lists. Where a kind needs two requests, the kind's source says why.
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -39,7 +39,7 @@ const KEY_B = "sshkey-countsbbbbbbbbb02";
 
 let emulator: RunningEmulator;
 
-/** kind → operation → number of requests, printed at the end for the README. */
+/** kind → operation → number of requests, printed at the end for docs/performance.md. */
 const table: Record<string, Record<string, number>> = {};
 
 /** Runs one operation and returns the requests it sent, as `METHOD /path`. */

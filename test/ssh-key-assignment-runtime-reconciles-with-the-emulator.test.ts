@@ -1,6 +1,6 @@
 // The SshKeyAssignment runtime (what the provider plugin calls) against an in-process emulator:
 // check and diff decide the preview without a request, create/read/update/delete do what the preview
-// promised with the request counts the README states, and every refusal names what to fix.
+// promised with the request counts its docs page states, and every refusal names what to fix.
 import * as runtime from "../provider/runtime";
 import { UNKNOWN } from "../provider/runtime/lifecycle";
 import { notesKept } from "../provider/runtime/engine-log";

@@ -1,6 +1,6 @@
 // The WorkspaceLock runtime (what the provider plugin calls) against an in-process emulator: check and
 // diff decide the preview without requests; create, read, update and delete make exactly the
-// requests the README counts, and never touch a lock that is not the resource's own.
+// requests its docs page counts, and never touch a lock that is not the resource's own.
 import * as runtime from "../provider/runtime";
 import { UNKNOWN } from "../provider/runtime/lifecycle";
 import type { WorkspaceLockOutputs } from "../provider/runtime/kinds/workspace-lock";

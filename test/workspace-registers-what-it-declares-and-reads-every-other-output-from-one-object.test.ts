@@ -1,7 +1,7 @@
 // A Workspace registers with the SDK only what the program declares, the owner marker and one object
 // output, `__outputs`, which the provider fills with every output; each other output is read from it on
 // first use (provider/dynamic/resource-base.ts, `outputsReadFrom`). The SDK's cost per registered
-// property was most of a program's time per Workspace (README "Performance"). These tests prove what is
+// property was most of a program's time per Workspace (docs/performance.md). These tests prove what is
 // registered, that every output still resolves (declared ones from their own name, as before), and that
 // a preview sees them known or unknown exactly as registered outputs would be.
 import * as pulumi from "@pulumi/pulumi";

@@ -1,5 +1,5 @@
 // The WorkspaceTagBindings runtime against an in-process emulator: check refuses bad inputs without a
-// request, create/read/update/delete touch only the managed keys, with the request counts the README states.
+// request, create/read/update/delete touch only the managed keys, with the request counts its docs page states.
 import * as runtime from "../provider/runtime";
 import { UNKNOWN } from "../provider/runtime/lifecycle";
 import { useRuntimeEmulator } from "./support/runtime-emulator";

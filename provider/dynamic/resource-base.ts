@@ -3,8 +3,8 @@
 // For its promise-leak report the SDK records `new Error().stack` on every promise it makes while a
 // resource registers: four per registered property. When Workspace registered 61 properties (each
 // output must be registered to exist on the resource), those stack traces were about 70% of the
-// program's time per resource (1,000 Workspaces' no-op preview: 15.2 s with them, 8.4 s without; README
-// "Performance"). The SDK shows them only when PULUMI_DEBUG_PROMISE_LEAKS is set, so registration
+// program's time per resource (1,000 Workspaces' no-op preview: 15.2 s with them, 8.4 s without;
+// docs/performance.md). The SDK shows them only when PULUMI_DEBUG_PROMISE_LEAKS is set, so registration
 // pauses them for its synchronous span, and leaves them on whenever a user asked for that report.
 // The rest of the SDK's cost per property remains, so a class with many outputs registers fewer of
 // them (`outputsReadFrom`, below).
@@ -59,7 +59,7 @@ export abstract class WsbridgeResource extends pulumi.dynamic.Resource {
  * registers one of `keys` itself (the SDK, or the constructor, assigns it) keeps its own output instead.
  *
  * Why: a property exists on a resource only if it was registered, and the SDK's cost per registered
- * property was most of the program's time per resource (Workspace: 61 properties; README "Performance").
+ * property was most of the program's time per resource (Workspace: 61 properties; docs/performance.md).
  */
 export function outputsReadFrom(aggregate: string, prototype: object, keys: readonly string[]): void {
   const own = (target: object, key: string, value: unknown): void => {

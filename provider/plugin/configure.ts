@@ -37,7 +37,7 @@ export function configFailures(inputs: Props): CheckFailure[] {
     .map((problem) => ({ property: problem.key.slice("wsbridge:".length), reason: problem.reason }));
 }
 
-/** The settings that differ between two configurations (never a replacement: see DiffConfig in the README). */
+/** The settings that differ between two configurations (never a replacement: see docs/plugin.md, "Explicit providers"). */
 export function changedSettings(olds: Props, news: Props): string[] {
   const keys = new Set([...Object.keys(olds), ...Object.keys(news)].filter((k) => k !== "version"));
   return [...keys].filter((key) => news[key] === UNKNOWN || configValue(olds[key]) !== configValue(news[key])).sort();

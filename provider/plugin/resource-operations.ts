@@ -7,8 +7,8 @@
 //   as an input), and they never become stored inputs.
 // - A preview's Create and Update answer with the outputs the apply will have (the kind's
 //   previewCreate/previewUpdate), so dependents of an updated resource see known values.
-// - A state written by the dynamic route (a stack moved to the plugin with aliases, README
-//   "Migration") is upgraded by one update that sends no request: its outputs take the plugin's shape.
+// - A state written by the dynamic route (a stack moved to the plugin with aliases,
+//   docs/plugin.md) is upgraded by one update that sends no request: its outputs take the plugin's shape.
 import { INTERNAL_INPUTS, isUnknown, type CheckFailure, type PropertyChange, type Props } from "../runtime/lifecycle";
 import { KeyClaims, ONE_PER_KEY } from "../runtime/one-per-key";
 import { internalInputsOf, kindOf, parseUrn } from "./resource-kinds";

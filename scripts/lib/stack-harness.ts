@@ -3,7 +3,7 @@
 //
 // Programs run inline through the Automation API (`pulumi up --client=…`): the CLI is the real engine
 // and dynamic providers run in the real `pulumi-resource-pulumi-nodejs` plugin, but the program is
-// hosted by this Node process, because no `pulumi-language-nodejs` can be built here (README, Limits).
+// hosted by this Node process, because no `pulumi-language-nodejs` can be built here (CONTRIBUTING.md, "Tests").
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
@@ -153,7 +153,7 @@ export async function createStack(options: StackOptions): Promise<HarnessStack> 
 /**
  * Pulumi's file backend writes each state file's `.attrs` metadata without a rename, so a kill -9 in
  * that instant leaves it empty and the stack unreadable ("failed to load checkpoint: EOF"). The
- * README's repair: delete the empty `.attrs` file (the metadata is optional). Returns whether it was needed.
+ * repair (docs/resources/workspace.md, "Notes"): delete the empty `.attrs` file (the metadata is optional). Returns whether it was needed.
  */
 export function repairFileBackend(dir: string): boolean {
   let repaired = false;

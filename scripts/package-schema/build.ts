@@ -156,7 +156,7 @@ function resourceSpec(source: ResourceSource, sources: Sources, docs: Docs, mapp
     properties,
     ...(required.length > 0 && { required: required.sort() }),
     // The same kind on the dynamic route: a stack made with it moves to the plugin with no change to
-    // the program but the import, and nothing is deleted (README "Migration").
+    // the program but the import, and nothing is deleted (docs/plugin.md, "Moving a stack to the plugin").
     aliases: [{ type: `${DYNAMIC_TYPE_PREFIX}${source.kind}` }],
   };
 }

@@ -1,7 +1,7 @@
 package main
 
 // The `import-program` mode: the program `pulumi import` prints for the resources it imported, in a
-// language whose host cannot be installed here (Node.js, README "Limits"), written by the same code
+// language whose host cannot be installed here (Node.js, CONTRIBUTING.md "Tests"), written by the same code
 // the CLI and that host run:
 //
 //	go run -mod=readonly . import-program --state export.json --imports import.json --schema ../../schema/schema.json

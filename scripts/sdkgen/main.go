@@ -1,6 +1,6 @@
 // sdkgen writes the SDKs of the wsbridge provider plugin from its package schema with Pulumi's own
 // code generators, the same code `pulumi package gen-sdk` runs inside each language host. We call the
-// generators directly because the language hosts cannot be installed here (README "Limits"):
+// generators directly because the language hosts cannot be installed here (CONTRIBUTING.md, "Tests"):
 // github.com/pulumi/pulumi/pkg/v3/codegen/{nodejs,go,python} of the release the CLI is built from,
 // and for .NET the program in dotnet/ (dotnet.go says why it is a program of its own).
 //

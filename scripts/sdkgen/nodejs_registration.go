@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// The one change sdkgen makes to what Pulumi's Node.js generator writes (README "Development"): every
+// The one change sdkgen makes to what Pulumi's Node.js generator writes (CONTRIBUTING.md, "Package schema and SDKs"): every
 // resource constructor registers with the Node.js SDK's promise stack traces paused
 // (overlays/nodejs/registration.ts says why). The generator has no hook for it, so the call to the
 // base constructor is wrapped after generation; a file that does not have exactly one such call fails

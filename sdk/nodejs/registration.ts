@@ -2,7 +2,7 @@
 // constructor registers with the Node.js SDK's promise stack traces paused. For its promise-leak report
 // the SDK records `new Error().stack` on four promises per registered property, and a generated class
 // registers every input and output (a Workspace: 61), so those traces were half of a program's time per
-// resource (README "Performance"). The SDK shows them only when PULUMI_DEBUG_PROMISE_LEAKS is set, so
+// resource (docs/performance.md). The SDK shows them only when PULUMI_DEBUG_PROMISE_LEAKS is set, so
 // they stay on then. The dynamic resources of pulumi-wsbridge do the same.
 
 /** @internal */

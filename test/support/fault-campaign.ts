@@ -82,7 +82,7 @@ export class FaultCampaign {
   readonly figures: CampaignFigure[] = [];
   /** Provider processes whose CLI was killed: they may outlive it, so {@link endOrphans} ends them. */
   private readonly orphanedProviders: number[] = [];
-  /** How many interrupted runs left a file backend that needed the README's repair. */
+  /** How many interrupted runs left a file backend that needed the repair of docs/resources/workspace.md, "Notes". */
   repairedBackends = 0;
 
   constructor(private readonly e2e: RealCliEmulator, readonly route: FaultRoute) {}

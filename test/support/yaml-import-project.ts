@@ -1,7 +1,7 @@
 // A Pulumi project whose Pulumi.yaml says `runtime: yaml`, on the real CLI, for the `pulumi import` tests.
 //
 // `pulumi import` asks the project's language host which packages the program needs, even with
-// --generate-code=false, and no Node.js language host can be built here (README, Limits); Pulumi's
+// --generate-code=false, and no Node.js language host can be built here (CONTRIBUTING.md, "Tests"); Pulumi's
 // YAML host can (scripts/setup-pulumi.sh). So `pulumi import` runs for real in a YAML project, where it
 // also prints the program it generates, which plain `pulumi preview` then runs through that host.
 //

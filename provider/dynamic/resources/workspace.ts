@@ -34,7 +34,7 @@ const INPUTS: readonly (keyof WorkspaceInputs)[] = [
  *
  * - Only declared properties are managed: leave one out and the provider neither sends nor compares it.
  * - Renaming updates in place; changing `organization` replaces the workspace (deleting first, since
- *   names are unique: see the README on replacement).
+ *   names are unique: see docs/resources/workspace.md, "Create and update").
  * - Destroy uses safe delete unless `forceDelete` is set, so a workspace that still manages resources
  *   is never removed by accident.
  * - `adoptExisting: true` takes over a workspace that already exists under the declared name.
@@ -197,7 +197,7 @@ export class Workspace extends WsbridgeResource {
     // `__owner` marks the workspace as this resource's (runtime/ownership.ts); it is not a user input.
     const internal = { __owner: ownerMarker("Workspace", name), ...(namedOutputs.length > 0 && { __namedOutputs: namedOutputs }) };
     // Names are unique in an organization, so a replacement that keeps the name must delete first; the
-    // provider cannot tell `up --replace` from a retried create (README, Workspace). Overridable.
+    // provider cannot tell `up --replace` from a retried create (docs/resources/workspace.md). Overridable.
     const options = { ...opts, deleteBeforeReplace: opts?.deleteBeforeReplace ?? true };
     super(workspaceProvider, name, { ...registered, ...internal }, options, "wsbridge", "Workspace");
 

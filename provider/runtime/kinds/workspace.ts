@@ -889,8 +889,8 @@ function internalInputs(marker: string | undefined, named: readonly string[]): P
 
 /**
  * The outputs as the state holds them. The program sees only the outputs its resource registers, and
- * the SDK's cost per registered property was most of a program's time per Workspace (README
- * "Performance"), so the class registers one object output, `__outputs`, plus what it declares.
+ * the SDK's cost per registered property was most of a program's time per Workspace
+ * (docs/performance.md), so the class registers one object output, `__outputs`, plus what it declares.
  * `__outputs` holds every output; by name the state holds `name`, `organization`, each declared input,
  * and each optional input the program passed as an Output or a Promise (`__namedOutputs`: the class
  * registered those by name but cannot know whether they resolve to undefined, which the provider does
