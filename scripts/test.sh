@@ -12,7 +12,7 @@ npx tsc -p tsconfig.json & build=$!
 npx tsc -p tsconfig.test.json & typecheck=$!
 wait "$build"
 wait "$typecheck"
-# The committed JSON Schemas are checked by test/args-types-runtime-checks-and-json-schemas-agree.test.ts.
+# The committed JSON Schemas are checked by test/unit/input-schemas.test.ts.
 # Built (or found) before jest starts, so a first-time CLI build is not inside a test's timeout.
 bash scripts/setup-pulumi.sh > /dev/null
 mkdir -p .wsbridge

@@ -1,7 +1,7 @@
 // The one source of a Workspace's inputs: the interface below carries the documentation (it becomes
 // the public Args type and, through typescript-json-schema, schema/Workspace.json); the zod schema
 // is the runtime check. A compile-time assertion keeps the two shapes identical, and
-// test/args-types-runtime-checks-and-json-schemas-agree.test.ts proves the per-property rules
+// test/unit/input-schemas.test.ts proves the per-property rules
 // (patterns, types, required keys) agree too. Rules that tie two properties together cannot be
 // written in JSON Schema; they live in `workspaceRules` below, applied by the same zod schema.
 import { z } from "zod";

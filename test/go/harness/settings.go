@@ -1,6 +1,6 @@
 // Package harness runs inline Go programs through Pulumi's Go Automation API on the real Pulumi CLI,
 // against an emulator of the Workspace Management API that some other process started (the jest test
-// test/a-go-program-runs-every-kind-through-the-plugin-on-the-real-pulumi-cli.test.ts, or
+// test/cli/go-program.test.ts, or
 // bench/go-program.ts for bench/routes.ts). What to reach and where to keep state come from the environment (Settings).
 package harness
 

@@ -1,0 +1,190 @@
+// The provider plugin as the engine meets it: the archive `npm run build:plugin` writes holds a launcher
+// and one bundle; the launcher prints the port on its first stdout line and nothing before; over gRPC
+// the plugin names its version, serves the committed package schema byte for byte, checks its own
+// configuration (naming the setting, the token kept secret), and refuses bad inputs and lookup
+// arguments naming the property without a request. It ends when the process that started it is gone.
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import * as grpc from "@grpc/grpc-js";
+import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+import { Struct } from "google-protobuf/google/protobuf/struct_pb";
+import { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb";
+import * as pb from "@pulumi/pulumi/proto/provider_pb";
+import type { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
+import { startEmulator, type RunningEmulator } from "../../emulator";
+import { pluginArchive, repoRoot } from "../../scripts/lib/stack-harness";
+
+const SECRET_SIG = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270" };
+const version = (JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string }).version;
+
+let dir: string;
+let plugin: ChildProcess;
+let client: ResourceProviderClient;
+let emulator: RunningEmulator;
+let firstLine: string;
+
+/** A unary call as a promise. */
+function call<Req, Res>(method: (req: Req, cb: (e: grpc.ServiceError | null, r: Res) => void) => unknown, req: Req): Promise<Res> {
+  return new Promise((resolve, reject) => method.call(client, req, (e: grpc.ServiceError | null, r: Res) => (e ? reject(e) : resolve(r))));
+}
+
+const struct = (value: Record<string, unknown>): Struct => Struct.fromJavaScript(value as Parameters<typeof Struct.fromJavaScript>[0]);
+
+/** The first `count` lines a process prints on stdout. */
+function linesOf(child: ChildProcess, count: number): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    let text = "";
+    child.stdout?.on("data", (chunk: Buffer) => {
+      text += chunk.toString();
+      const lines = text.split("\n");
+      if (lines.length > count) resolve(lines.slice(0, count));
+    });
+    child.once("exit", (code) => reject(new Error(`the process exited (${code}) before printing ${count} line(s)`)));
+  });
+}
+
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0, edition: "self-managed" });
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "wsbridge-plugin-"));
+  execFileSync("tar", ["-xzf", pluginArchive(), "-C", dir]);
+  // The engine passes its own address last; no engine listens there, and none is needed to serve.
+  plugin = spawn(path.join(dir, "pulumi-resource-wsbridge"), ["127.0.0.1:1"], { stdio: ["ignore", "pipe", "pipe"] });
+  [firstLine = ""] = await linesOf(plugin, 1);
+  client = new ResourceProviderClient(`127.0.0.1:${firstLine}`, grpc.credentials.createInsecure());
+});
+
+afterAll(async () => {
+  client?.close();
+  plugin?.kill();
+  await emulator?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test("the archive holds the launcher, the loader, the bundle with its code cache and licences, and the launcher is executable", () => {
+  expect(fs.readdirSync(dir).sort()).toEqual([
+    "pulumi-resource-wsbridge", "pulumi-resource-wsbridge.bundle.js", "pulumi-resource-wsbridge.bundle.js.LEGAL.txt",
+    "pulumi-resource-wsbridge.bundle.js.cache", "pulumi-resource-wsbridge.js",
+  ]);
+  expect(fs.statSync(path.join(dir, "pulumi-resource-wsbridge")).mode & 0o111).not.toBe(0);
+  expect(path.basename(pluginArchive())).toMatch(new RegExp(`^pulumi-resource-wsbridge-v${version.replace(/\./g, "\\.")}-(linux|darwin)-(amd64|arm64)\\.tar\\.gz$`));
+});
+
+test("beside the archive, the SDK's npm tarball names the plugin and its version, with the compiled classes and their types", () => {
+  const tarball = path.join(path.dirname(pluginArchive()), `pulumi-wsbridge-wsbridge-${version}.tgz`);
+  const files = execFileSync("tar", ["-tzf", tarball], { encoding: "utf8" }).split("\n");
+  expect(files).toEqual(expect.arrayContaining(["package/package.json", "package/index.js", "package/index.d.ts", "package/workspace.js", "package/workspace.d.ts"]));
+  const manifest = JSON.parse(execFileSync("tar", ["-xzOf", tarball, "package/package.json"], { encoding: "utf8" })) as Record<string, unknown>;
+  expect({ name: manifest.name, version: manifest.version, pulumi: manifest.pulumi }).toEqual({
+    name: "@pulumi-wsbridge/wsbridge", version, pulumi: { resource: true, name: "wsbridge", version },
+  });
+});
+
+test("the first line on stdout is the port, with nothing before it", () => {
+  expect(firstLine).toMatch(/^\d+$/);
+});
+
+test("GetPluginInfo names the package's version, and GetSchema serves the committed schema byte for byte", async () => {
+  const info = await call<Empty, PluginInfo>(client.getPluginInfo, new Empty());
+  expect(info.getVersion()).toBe(version);
+  const schema = await call<pb.GetSchemaRequest, pb.GetSchemaResponse>(client.getSchema, new pb.GetSchemaRequest());
+  expect(schema.getSchema()).toBe(fs.readFileSync(path.join(repoRoot, "schema", "schema.json"), "utf8"));
+});
+
+test("CheckConfig names a setting that cannot work, and keeps the token secret even when it came in plain", async () => {
+  const req = new pb.CheckRequest()
+    .setUrn("urn:pulumi:dev::p::pulumi:providers:wsbridge::eu")
+    .setNews(struct({ address: "ftp://example.com", token: "plain-token", edition: "cloud", maxRetries: "many" }));
+  const res = await call<pb.CheckRequest, pb.CheckResponse>(client.checkConfig, req);
+  expect(res.getFailuresList().map((f) => `${f.getProperty()}: ${f.getReason()}`).sort()).toEqual([
+    expect.stringMatching(/^address: /),
+    'edition: must be "hosted" or "self-managed", got "cloud"',
+    'maxRetries: must be a whole number from 0 to 50, got "many"',
+  ]);
+  expect(res.getInputs()?.toJavaScript().token).toEqual({ ...SECRET_SIG, value: "plain-token" });
+});
+
+test("Configure accepts secrets and answers previews itself", async () => {
+  const req = new pb.ConfigureRequest().setArgs(struct({
+    address: emulator.url, token: { ...SECRET_SIG, value: emulator.token }, organization: emulator.organization,
+  })).setAcceptsecrets(true);
+  const res = await call<pb.ConfigureRequest, pb.ConfigureResponse>(client.configure, req);
+  expect({ secrets: res.getAcceptsecrets(), preview: res.getSupportspreview() }).toEqual({ secrets: true, preview: true });
+});
+
+test("Check refuses bad inputs naming the property and the rule, without a request", async () => {
+  emulator.clearRequests();
+  const req = new pb.CheckRequest()
+    .setUrn("urn:pulumi:dev::p::wsbridge:index:Workspace::net").setType("wsbridge:index:Workspace")
+    .setOlds(struct({})).setNews(struct({ name: "has space", organization: "example-org", autoDestroyActivityDuration: "0d" }));
+  const res = await call<pb.CheckRequest, pb.CheckResponse>(client.check, req);
+  expect(res.getFailuresList().map((f) => `${f.getProperty()}: ${f.getReason()}`)).toEqual([
+    "name: must contain only letters, digits, '-' and '_' (and not be empty)",
+    "autoDestroyActivityDuration: must be 1 to 4 digits (greater than 0) followed by d or h, e.g. 14d",
+  ]);
+  expect(emulator.requests()).toEqual([]);
+});
+
+test("Invoke answers a lookup's bad arguments as failures naming each, without a request", async () => {
+  emulator.clearRequests();
+  const req = new pb.InvokeRequest().setTok("wsbridge:index:getWorkspace").setArgs(struct({ name: "x", id: "ws-1" }));
+  const res = await call<pb.InvokeRequest, pb.InvokeResponse>(client.invoke, req);
+  expect(res.getFailuresList().map((f) => `${f.getProperty()}: ${f.getReason()}`)).toEqual([
+    "id: id and name must not both be given (give exactly one of them)",
+  ]);
+  expect(emulator.requests()).toEqual([]);
+});
+
+test("a type the package does not have is an error naming the ones it has", async () => {
+  const req = new pb.CheckRequest().setUrn("urn:pulumi:dev::p::wsbridge:index:Nope::x").setType("wsbridge:index:Nope")
+    .setOlds(struct({})).setNews(struct({}));
+  await expect(call(client.check, req)).rejects.toThrow(/unknown resource type wsbridge:index:Nope; this provider serves wsbridge:index:Workspace, /);
+});
+
+test("a code cache V8 rejects (another Node.js made it) costs only the compile: the plugin serves and writes a fresh cache", async () => {
+  const other = fs.mkdtempSync(path.join(os.tmpdir(), "wsbridge-plugin-cache-"));
+  execFileSync("tar", ["-xzf", pluginArchive(), "-C", other]);
+  const cache = path.join(other, "pulumi-resource-wsbridge.bundle.js.cache");
+  const good = fs.readFileSync(cache);
+  fs.writeFileSync(cache, Buffer.from("not a code cache"));
+  const second = spawn(path.join(other, "pulumi-resource-wsbridge"), ["127.0.0.1:1"], { stdio: ["ignore", "pipe", "pipe"] });
+  try {
+    const [port] = await linesOf(second, 1);
+    const secondClient = new ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+    const info = await new Promise<PluginInfo>((resolve, reject) => secondClient.getPluginInfo(new Empty(), (e, r) => (e ? reject(e) : resolve(r))));
+    secondClient.close();
+    expect(info.getVersion()).toBe(version);
+    // Rewritten in the background once the plugin serves: same size as the one the build wrote.
+    await new Promise<void>((resolve) => {
+      const poll = setInterval(() => {
+        if (fs.readFileSync(cache).length !== "not a code cache".length) {
+          clearInterval(poll);
+          resolve();
+        }
+      }, 100);
+    });
+    expect(Math.abs(fs.readFileSync(cache).length - good.length)).toBeLessThan(good.length / 2);
+  } finally {
+    second.kill();
+    fs.rmSync(other, { recursive: true, force: true });
+  }
+});
+
+test("the plugin ends when the process that started it is gone", async () => {
+  // A shell starts a second plugin in the background (printing its pid, then the plugin its port) and is
+  // killed once the plugin serves, as an engine killed during a deployment would be.
+  const shell = spawn("sh", ["-c", `"${path.join(dir, "pulumi-resource-wsbridge")}" 127.0.0.1:1 & echo $!; wait`], { stdio: ["ignore", "pipe", "ignore"] });
+  const [pid] = await linesOf(shell, 2);
+  shell.kill("SIGKILL");
+  await new Promise<void>((resolve) => {
+    const poll = setInterval(() => {
+      try {
+        process.kill(Number(pid), 0);
+      } catch {
+        clearInterval(poll);
+        resolve();
+      }
+    }, 200);
+  });
+});
