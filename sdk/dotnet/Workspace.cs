@@ -15,7 +15,7 @@ namespace PulumiWsbridge.Wsbridge
     /// 
     /// - Only declared properties are managed: leave one out and the provider neither sends nor compares it.
     /// - Renaming updates in place; changing `organization` replaces the workspace (deleting first, since
-    ///   names are unique: see the README on replacement).
+    ///   names are unique: see docs/resources/workspace.md, "Create and update").
     /// - Destroy uses safe delete unless `forceDelete` is set, so a workspace that still manages resources
     ///   is never removed by accident.
     /// - `adoptExisting: true` takes over a workspace that already exists under the declared name.
