@@ -10,6 +10,9 @@
 // them (`outputsReadFrom`, below).
 import * as process from "node:process";
 import * as pulumi from "@pulumi/pulumi";
+import { KNOWN_OUTPUTS } from "../runtime/known-outputs";
+import { resolveAddress } from "../runtime/settings";
+import { claimOnePerKey, warnIfTokenInPlaintext } from "./program-checks";
 
 export interface PausedStackTraces {
   /** Restores the stack trace limit the program had; safe to call more than once. */
@@ -36,20 +39,61 @@ export function pauseStackTraces(): PausedStackTraces {
   };
 }
 
-/** A `pulumi.dynamic.Resource` whose registration runs with the SDK's promise stack traces paused. */
+/** What a kind's class tells its base. */
+export interface KindRegistration {
+  /** The kind (`Workspace`): the type `wsbridge:<kind>`, and its rows in the runtime's tables. */
+  readonly kind: string;
+  /** The serialized provider of the kind (serialized-providers.ts). */
+  readonly provider: pulumi.dynamic.ResourceProvider;
+  /**
+   * The inputs as declared, with the organization default applied where the kind has an organization:
+   * the key a kind holds one object per (runtime/one-per-key.ts) and the outputs a preview knows
+   * (runtime/known-outputs.ts) are read from them.
+   */
+  readonly inputs: Readonly<Record<string, pulumi.Input<unknown> | undefined>>;
+  /** The properties to register: the inputs, and the outputs the class registers by name. */
+  readonly props: pulumi.Inputs;
+}
+
+/**
+ * The base of the seven classes: a `pulumi.dynamic.Resource` that registers with the SDK's promise
+ * stack traces paused, after the program-wide checks every kind has (the token's storage, one object
+ * per key), and whose outputs a preview can know are derived from the id and the inputs.
+ */
 export abstract class WsbridgeResource extends pulumi.dynamic.Resource {
-  protected constructor(
-    provider: pulumi.dynamic.ResourceProvider, name: string, props: pulumi.Inputs,
-    opts: pulumi.CustomResourceOptions | undefined, module: string, type: string,
-  ) {
+  protected constructor(name: string, registration: KindRegistration, opts: pulumi.CustomResourceOptions | undefined) {
+    const { kind, provider, inputs, props } = registration;
+    warnIfTokenInPlaintext();
+    claimOnePerKey(kind, inputs, name);
     const stackTraces = pauseStackTraces();
     try {
-      super(provider, name, props, opts, module, type);
+      super(provider, name, props, opts, "wsbridge", kind);
+      deriveKnownOutputs(this, kind, inputs);
     } catch (error) {
       stackTraces.rethrow(error);
     } finally {
       stackTraces.resume();
     }
+  }
+}
+
+/**
+ * During a preview the engine reports an updated dynamic resource's new inputs as its outputs and leaves
+ * every other output unknown; the outputs an update cannot change (runtime/known-outputs.ts) are made
+ * of what stays known, the id and the inputs, so dependents preview exactly. Each is built on the
+ * resource's id (a dependent still waits for the resource), unless the table says it is known before a create.
+ */
+function deriveKnownOutputs(resource: WsbridgeResource, kind: string, inputs: KindRegistration["inputs"]): void {
+  const table = Object.entries(KNOWN_OUTPUTS[kind] ?? {});
+  if (table.length === 0) return;
+  const address = resolveAddress(pulumi.runtime.getConfig("wsbridge:address"), process.env);
+  const outputs = resource as unknown as Record<string, pulumi.Output<unknown>>;
+  for (const [name, known] of table) {
+    // Without an organization (none declared, no default) check fails the preview; nothing to derive.
+    if (known.from.includes("organization") && inputs["organization"] === undefined) continue;
+    const sources = known.from.map((key) => (key === "id" ? resource.id : inputs[key]));
+    const values = known.beforeCreate ? pulumi.all(sources) : pulumi.all([resource.id, ...sources]).apply(([, ...rest]) => rest);
+    outputs[name] = values.apply((resolved) => known.value(Object.fromEntries(known.from.map((key, i) => [key, resolved[i]])), address));
   }
 }
 

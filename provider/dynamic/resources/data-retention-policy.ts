@@ -2,7 +2,6 @@ import * as pulumi from "@pulumi/pulumi";
 import type { DataRetentionPolicyInputs } from "../../schemas/data-retention-policy";
 import type { DataRetentionPolicyKind, DataRetentionPolicySource } from "../../runtime/kinds/data-retention-policy";
 import { dataRetentionPolicyProvider } from "../serialized-providers";
-import { claimUniqueName, warnIfTokenInPlaintext } from "../program-checks";
 import { WsbridgeResource } from "../resource-base";
 
 /** Arguments of a {@link DataRetentionPolicy}; every field may be a Pulumi `Input`. See {@link DataRetentionPolicyInputs}. */
@@ -55,21 +54,6 @@ export class DataRetentionPolicy extends WsbridgeResource {
   constructor(name: string, args: DataRetentionPolicyArgs, opts?: pulumi.CustomResourceOptions) {
     const registered: Record<string, unknown> = {};
     for (const key of [...OUTPUT_ONLY, ...INPUTS]) registered[key] = undefined;
-    warnIfTokenInPlaintext();
-    // The service holds one policy per workspace: two resources would overwrite each other.
-    claimUniqueName("DataRetentionPolicy", [args.workspaceId], name);
-    super(dataRetentionPolicyProvider, name, { ...registered, ...args }, opts, "wsbridge", "DataRetentionPolicy");
-
-    // During a preview the engine reports an updated resource's new inputs as its outputs and leaves every
-    // other output unknown; the effective form after `up` is the declared one, so derive it from the inputs.
-    // Each is built on `this.id`, so a consumer still depends on (and waits for) this resource.
-    const known = this as unknown as Record<string, pulumi.Output<unknown>>;
-    const withId = <T>(value: pulumi.Input<T> | undefined) => pulumi.all([this.id, value]).apply(([, v]) => v);
-    const dontDelete = withId(args.dontDelete).apply((v) => v === true);
-    known["workspaceId"] = withId(args.workspaceId);
-    known["dontDelete"] = dontDelete;
-    known["kind"] = dontDelete.apply((d): DataRetentionPolicyKind => (d ? "dont-delete" : "delete-older"));
-    known["deleteOlderThanNDays"] = pulumi.all([dontDelete, withId(args.deleteOlderThanNDays)])
-      .apply(([d, days]) => (d ? null : days ?? null));
+    super(name, { kind: "DataRetentionPolicy", provider: dataRetentionPolicyProvider, inputs: args, props: { ...registered, ...args } }, opts);
   }
 }

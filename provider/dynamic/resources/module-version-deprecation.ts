@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { ModuleVersionDeprecationInputs } from "../../schemas/module-version-deprecation";
 import { moduleVersionDeprecationProvider } from "../serialized-providers";
-import { claimUniqueName, defaultOrganization, warnIfTokenInPlaintext } from "../program-checks";
+import { defaultOrganization } from "../program-checks";
 import { WsbridgeResource } from "../resource-base";
 
 /** Arguments of a {@link ModuleVersionDeprecation}; every field may be a Pulumi `Input`. See {@link ModuleVersionDeprecationInputs}. */
@@ -64,28 +64,7 @@ export class ModuleVersionDeprecation extends WsbridgeResource {
   constructor(name: string, args: ModuleVersionDeprecationArgs, opts?: pulumi.CustomResourceOptions) {
     const registered: Record<string, unknown> = {};
     for (const key of [...OUTPUT_ONLY, ...INPUTS]) registered[key] = undefined;
-    warnIfTokenInPlaintext();
-    const organization = args.organization ?? defaultOrganization();
-    // A version has one deprecation: two resources would overwrite each other's reason and link.
-    if (organization !== undefined) {
-      claimUniqueName("ModuleVersionDeprecation", [organization, args.moduleName, args.provider, args.version], name);
-    }
-    super(moduleVersionDeprecationProvider, name, { ...registered, ...args }, opts, "wsbridge", "ModuleVersionDeprecation");
-
-    // During a preview the engine reports an updated resource's new inputs as its outputs and leaves every
-    // other output unknown; these are what `up` will hold, so derive them from the id and the inputs.
-    // Each is built on `this.id`, so a consumer still depends on (and waits for) this resource.
-    const known = this as unknown as Record<string, pulumi.Output<unknown>>;
-    const withId = <T>(value: pulumi.Input<T> | undefined) => pulumi.all([this.id, value]).apply(([, v]) => v);
-    known["moduleName"] = withId(args.moduleName);
-    known["provider"] = withId(args.provider);
-    known["version"] = withId(args.version);
-    known["reason"] = withId(args.reason).apply((v) => v ?? null);
-    known["link"] = withId(args.link).apply((v) => v ?? null);
-    if (organization !== undefined) {
-      known["organization"] = withId(organization);
-      known["moduleSource"] = pulumi.all([this.id, organization, args.moduleName, args.provider])
-        .apply(([, org, module, provider]) => `${org}/${module}/${provider}`);
-    }
+    const inputs = { ...args, organization: args.organization ?? defaultOrganization() };
+    super(name, { kind: "ModuleVersionDeprecation", provider: moduleVersionDeprecationProvider, inputs, props: { ...registered, ...args } }, opts);
   }
 }

@@ -1,7 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { SshKeyAssignmentInputs } from "../../schemas/ssh-key-assignment";
 import { sshKeyAssignmentProvider } from "../serialized-providers";
-import { claimUniqueName, warnIfTokenInPlaintext } from "../program-checks";
 import { WsbridgeResource } from "../resource-base";
 
 /** Arguments of a {@link SshKeyAssignment}; every field may be a Pulumi `Input`. See {@link SshKeyAssignmentInputs}. */
@@ -33,12 +32,6 @@ export class SshKeyAssignment extends WsbridgeResource {
    * @param opts Pulumi resource options.
    */
   constructor(name: string, args: SshKeyAssignmentArgs, opts?: pulumi.CustomResourceOptions) {
-    warnIfTokenInPlaintext();
-    // One key per workspace: a second assignment for the same workspace would undo the first at every `up`.
-    claimUniqueName("SshKeyAssignment", [args.workspaceId], name);
-    super(sshKeyAssignmentProvider, name, { ...args }, opts, "wsbridge", "SshKeyAssignment");
-    // An update cannot change the workspace, so its id stays known to dependents during a preview
-    // (the engine leaves every output of an updated dynamic resource unknown otherwise).
-    (this as unknown as Record<string, pulumi.Output<unknown>>)["workspaceId"] = this.id;
+    super(name, { kind: "SshKeyAssignment", provider: sshKeyAssignmentProvider, inputs: args, props: { ...args } }, opts);
   }
 }

@@ -1,7 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { WorkspaceLockInputs } from "../../schemas/workspace-lock";
 import { workspaceLockProvider } from "../serialized-providers";
-import { claimUniqueName, warnIfTokenInPlaintext } from "../program-checks";
 import { WsbridgeResource } from "../resource-base";
 
 /** Arguments of a {@link WorkspaceLock}; every field may be a Pulumi `Input`. See {@link WorkspaceLockInputs}. */
@@ -55,16 +54,9 @@ export class WorkspaceLock extends WsbridgeResource {
   constructor(name: string, args: WorkspaceLockArgs, opts?: pulumi.CustomResourceOptions) {
     const registered: Record<string, unknown> = {};
     for (const key of [...OUTPUT_ONLY, ...INPUTS]) registered[key] = undefined;
-    warnIfTokenInPlaintext();
-    claimUniqueName("WorkspaceLock", [args.workspaceId], name);
     // One workspace has one lock: a replacement (`up --replace` included, where the provider is not
     // asked) must unlock before it locks again. Overridable.
     const options = { ...opts, deleteBeforeReplace: opts?.deleteBeforeReplace ?? true };
-    super(workspaceLockProvider, name, { ...registered, ...args }, options, "wsbridge", "WorkspaceLock");
-
-    // A dynamic resource's outputs are unknown during a preview of its update; the workspace id
-    // cannot change in an update, so derive it from the id and dependents preview exactly.
-    const known = this as unknown as Record<string, pulumi.Output<unknown>>;
-    known["workspaceId"] = this.id;
+    super(name, { kind: "WorkspaceLock", provider: workspaceLockProvider, inputs: args, props: { ...registered, ...args } }, options);
   }
 }

@@ -1,33 +1,14 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { WorkspaceInputs } from "../../schemas/workspace";
-import type { EffectiveTagBindingOutput, VcsRepoOutput } from "../../runtime/kinds/workspace";
-import { resolveAddress } from "../../runtime/settings";
+import {
+  OPTIONAL_INPUTS, WORKSPACE_REPORT_KEYS, type EffectiveTagBindingOutput, type VcsRepoOutput,
+} from "../../runtime/kinds/workspace/fields";
 import { workspaceProvider } from "../serialized-providers";
-import { claimUniqueName, defaultOrganization, ownerMarker, warnIfTokenInPlaintext } from "../program-checks";
-import { registerWorkspaceStateSharing } from "./remote-state-consumers";
-import { claimWorkspaceTagKeys } from "./workspace-tag-bindings";
+import { claimWorkspaceTagKeys, defaultOrganization, ownerMarker, registerWorkspaceStateSharing } from "../program-checks";
 import { WsbridgeResource, outputsReadFrom } from "../resource-base";
 
 /** Arguments of a {@link Workspace}; every field may be a Pulumi `Input`. See {@link WorkspaceInputs}. */
 export type WorkspaceArgs = { [K in keyof WorkspaceInputs]: pulumi.Input<WorkspaceInputs[K]> };
-
-/** Every output that is not also an input. */
-const OUTPUT_ONLY = [
-  "workspaceId", "autoDestroyStatus", "inheritsProjectAutoDestroy", "structuredRunOutputEnabled", "source", "environment",
-  "vcsRepoIdentifier", "oauthClientName", "sshKeyId", "currentRunId", "currentStateVersionId", "currentConfigurationVersionId",
-  "effectiveTagBindings", "permissions", "isDestroyable", "locked", "lockedReason", "lockedBy", "resourceCount",
-  "createdAt", "updatedAt", "latestChangeAt", "lastAssessmentResultAt", "applyDurationAverage", "planDurationAverage",
-  "policyCheckFailures", "runFailures", "workspaceKpisRunsCount", "htmlUrl", "apiUrl",
-] as const;
-
-/** Every input: the outputs of the same name exist even when the program leaves the input out. */
-const INPUTS: readonly (keyof WorkspaceInputs)[] = [
-  "name", "organization", "description", "executionMode", "agentPoolId", "operations", "settingOverwrites",
-  "allowDestroyPlan", "assessmentsEnabled", "autoApply", "autoApplyRunTrigger", "autoDestroyAt",
-  "autoDestroyActivityDuration", "fileTriggersEnabled", "triggerPatterns", "triggerPrefixes", "globalRemoteState",
-  "projectRemoteState", "queueAllRuns", "speculativeEnabled", "engineVersion", "workingDirectory", "sourceName", "sourceUrl", "vcsRepo",
-  "projectId", "tagBindings", "tagNames", "forceDelete", "adoptExisting",
-];
 
 /**
  * A workspace of the Workspace Management API, with every setting the API lets a client write.
@@ -190,40 +171,23 @@ export class Workspace extends WsbridgeResource {
     // outputs by name anyway, so the registered property resolves to the server's value.
     const registered: Record<string, unknown> = { __outputs: undefined };
     for (const [key, value] of Object.entries(args)) if (value !== undefined) registered[key] = value;
-    const namedOutputs = INPUTS.filter((key) => key !== "name" && key !== "organization" && isEventual(args[key]));
-    warnIfTokenInPlaintext();
-    const organization = args.organization ?? defaultOrganization();
-    if (organization !== undefined) claimUniqueName("Workspace", [organization, args.name], name);
+    const namedOutputs = OPTIONAL_INPUTS.filter((key) => isEventual(args[key]));
     // `__owner` marks the workspace as this resource's (runtime/ownership.ts); it is not a user input.
     const internal = { __owner: ownerMarker("Workspace", name), ...(namedOutputs.length > 0 && { __namedOutputs: namedOutputs }) };
     // Names are unique in an organization, so a replacement that keeps the name must delete first; the
     // provider cannot tell `up --replace` from a retried create (docs/resources/workspace.md). Overridable.
     const options = { ...opts, deleteBeforeReplace: opts?.deleteBeforeReplace ?? true };
-    super(workspaceProvider, name, { ...registered, ...internal }, options, "wsbridge", "Workspace");
-
-    // During a preview the engine reports an updated resource's new inputs as its outputs and leaves
-    // every other output unknown; these cannot change in an update, so derive them from what stays
-    // known (the id and the inputs) and dependents preview exactly.
-    const address = resolveAddress(pulumi.runtime.getConfig("wsbridge:address"), process.env);
-    const known = this as unknown as Record<string, pulumi.Output<unknown>>;
-    // Each is built on `this.id`, so a consumer still depends on (and waits for) this resource.
-    const fromId = <T>(f: (id: string) => T) => this.id.apply(f);
-    known["workspaceId"] = this.id;
-    known["apiUrl"] = fromId((id) => new URL(`/api/v2/workspaces/${encodeURIComponent(id)}`, address).toString());
-    known["name"] = pulumi.all([this.id, args.name]).apply(([, ws]) => ws);
+    const inputs = { ...args, organization: args.organization ?? defaultOrganization() };
+    super(name, { kind: "Workspace", provider: workspaceProvider, inputs, props: { ...registered, ...internal } }, options);
     // What the set-valued resources of the same program must know about this workspace: its direct
     // tag keys (a key is owned by one resource) and whether its state is shared with everyone.
     claimWorkspaceTagKeys("Workspace", name, this.id, args.tagBindings, false);
     registerWorkspaceStateSharing([this.id], { globalRemoteState: args.globalRemoteState, projectRemoteState: args.projectRemoteState }, name);
-    if (organization !== undefined) {
-      known["organization"] = pulumi.all([this.id, organization]).apply(([, org]) => org);
-      known["htmlUrl"] = pulumi.all([this.id, organization, args.name]).apply(([, org, ws]) =>
-        new URL(`/app/${encodeURIComponent(String(org))}/workspaces/${encodeURIComponent(ws)}`, address).toString());
-    }
   }
 }
 
-outputsReadFrom("__outputs", Workspace.prototype, [...OUTPUT_ONLY, ...INPUTS]);
+// Every output the server's state gives a workspace, read from `__outputs` unless registered by name.
+outputsReadFrom("__outputs", Workspace.prototype, WORKSPACE_REPORT_KEYS);
 
 /** A value the program cannot see yet: it may still resolve to undefined. */
 function isEventual(value: unknown): boolean {

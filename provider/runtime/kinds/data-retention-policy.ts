@@ -11,6 +11,7 @@
 // Import ids (`pulumi import wsbridge:index:DataRetentionPolicy <name> <id>`), of a workspace with a policy of its own:
 //   ws-<id>                            the workspace id (the resource id)
 //   <organization>/<workspace name>    the workspace by name (one more request, to find its id)
+import { knownOutputs } from "../known-outputs";
 import {
   DATA_RETENTION_ONE_FORM, dataRetentionPolicyInputsSchema, type DataRetentionPolicyInputs,
 } from "../../schemas/data-retention-policy";
@@ -259,35 +260,10 @@ export async function previewUpdate(_id: string, _olds: Props, news: Props): Pro
   return previewOf(userInputs(news));
 }
 
+/** The declared form, set on the workspace (runtime/known-outputs.ts); the policy's id is the server's to choose. */
 function previewOf(inputs: Props): DataRetentionPolicyPreview {
-  const form = previewedForm(inputs);
-  return {
-    workspaceId: isUnknown(inputs.workspaceId) ? UNKNOWN : String(inputs.workspaceId),
-    kind: form,
-    deleteOlderThanNDays: previewedDays(form, inputs.deleteOlderThanNDays),
-    dontDelete: form === UNKNOWN ? UNKNOWN : form === "dont-delete",
-    source: "workspace",
-    policyId: UNKNOWN,
-  };
-}
-
-function previewedDays(form: DataRetentionPolicyKind | typeof UNKNOWN, days: unknown): number | null | typeof UNKNOWN {
-  if (form === "dont-delete") return null;
-  return form === UNKNOWN || isUnknown(days) ? UNKNOWN : Number(days);
-}
-
-/**
- * The form the apply will set. Check lets both forms through only while one is unknown, and refuses
- * both at the apply: so the unknown one can only resolve to nothing, unless both are unknown.
- */
-function previewedForm(inputs: Props): DataRetentionPolicyKind | typeof UNKNOWN {
-  const days = inputs.deleteOlderThanNDays;
-  const dontDelete = inputs.dontDelete;
-  if (dontDelete === undefined) return "delete-older";
-  if (days === undefined) return "dont-delete";
-  if (!isUnknown(days)) return "delete-older";
-  if (!isUnknown(dontDelete)) return "dont-delete";
-  return UNKNOWN;
+  const known = knownOutputs(KIND, UNKNOWN, inputs, "") as Pick<DataRetentionPolicyPreview, "workspaceId" | "kind" | "deleteOlderThanNDays" | "dontDelete">;
+  return { ...known, source: "workspace", policyId: UNKNOWN };
 }
 
 // ---- import (plugin route) ------------------------------------------------------------------

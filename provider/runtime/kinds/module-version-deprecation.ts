@@ -17,6 +17,7 @@
 //   moduleName/provider/version                 in the organization of `wsbridge:organization`
 // A version that is not deprecated has nothing to adopt. D3 names neither server id, so an imported
 // deprecation has `moduleVersionId` "" and `deprecationId` null until its next update (D1) reports them.
+import { knownOutputs } from "../known-outputs";
 import {
   moduleVersionDeprecationInputsSchema, type ModuleVersionDeprecationInputs,
 } from "../../schemas/module-version-deprecation";
@@ -279,19 +280,9 @@ export async function previewUpdate(_id: string, olds: Props, news: Props): Prom
 }
 
 function declaredPart(inputs: Props): Omit<ModuleVersionDeprecationPreview, "moduleVersionId" | "deprecationId"> {
-  const known = (value: unknown): string => (typeof value === "string" ? value : UNKNOWN);
-  const organization = known(inputs.organization ?? resolveSettings().organization);
-  const moduleName = known(inputs.moduleName);
-  const provider = known(inputs.provider);
-  const source = [organization, moduleName, provider];
-  return {
-    organization, moduleName, provider, version: known(inputs.version),
-    moduleSource: source.includes(UNKNOWN) ? UNKNOWN : source.join("/"),
-    reason: typeof inputs.reason === "string" ? inputs.reason : null,
-    link: typeof inputs.link === "string" ? inputs.link : null,
-    registryReason: UNKNOWN,
-    registryLink: UNKNOWN,
-  };
+  const withDefault = { ...inputs, organization: inputs.organization ?? resolveSettings().organization ?? UNKNOWN };
+  type Known = Omit<ModuleVersionDeprecationPreview, "moduleVersionId" | "deprecationId" | "registryReason" | "registryLink">;
+  return { ...(knownOutputs(KIND, UNKNOWN, withDefault, "") as Known), registryReason: UNKNOWN, registryLink: UNKNOWN };
 }
 
 // ---- import (plugin route) --------------------------------------------------------------------

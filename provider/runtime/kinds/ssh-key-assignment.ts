@@ -10,6 +10,7 @@
 // Import ids (`pulumi import wsbridge:index:SshKeyAssignment <name> <id>`), of a workspace with a key assigned:
 //   ws-<id>                            the workspace id (the resource id)
 //   <organization>/<workspace name>    the workspace by name
+import { knownOutputs } from "../known-outputs";
 import { randomUUID } from "node:crypto";
 import { sshKeyAssignmentInputsSchema, type SshKeyAssignmentInputs } from "../../schemas/ssh-key-assignment";
 import { ForbiddenError, NotFoundError, ValidationError, type Workspace, type WsbridgeClient } from "../api";
@@ -186,7 +187,8 @@ export async function previewUpdate(_id: string, olds: Props, news: Props): Prom
 /** What B4 with the declared key reports: that workspace, with that key. */
 function assignedPreview(inputs: Props): Omit<SshKeyAssignmentPreview, "__creation"> {
   const sshKeyId = whenKnown(inputs.sshKeyId, String);
-  return { workspaceId: whenKnown(inputs.workspaceId, String), sshKeyId, __assignedSshKeyId: sshKeyId };
+  const { workspaceId } = knownOutputs(KIND, UNKNOWN, inputs, "") as Pick<SshKeyAssignmentPreview, "workspaceId">;
+  return { workspaceId, sshKeyId, __assignedSshKeyId: sshKeyId };
 }
 
 /** `map(value)`, or UNKNOWN while the preview does not know the value. */

@@ -12,6 +12,7 @@
 // Import ids (`pulumi import wsbridge:index:WorkspaceLock <name> <id>`), of a workspace locked by a user or a team:
 //   ws-<id>                            the workspace id (the resource id)
 //   <organization>/<workspace name>    the workspace by name
+import { knownOutputs } from "../known-outputs";
 import { workspaceLockInputsSchema, type WorkspaceLockInputs } from "../../schemas/workspace-lock";
 import {
   ConflictError, NotFoundError, OutcomeUnknownError, ServerError, type LockHolder, type Workspace, type WsbridgeClient,
@@ -24,7 +25,7 @@ import {
 import { noteForTheUser } from "../engine-log";
 import { pathsOfChange } from "../property-paths";
 import { parseWorkspaceImportId, readWorkspaceForImport } from "../import-ids";
-import { assertServesTheApi, readWorkspaceForRefresh } from "../serves-the-api";
+import { readWorkspaceForRefresh } from "../serves-the-api";
 
 const KIND = "WorkspaceLock";
 const OPTIONAL_INPUTS = ["reason", "forceUnlockOnDestroy"] as const;
@@ -322,7 +323,7 @@ export async function previewCreate(news: Props): Promise<WorkspaceLockPreview> 
   const inputs = userInputs(news);
   const reason = whenKnown(inputs.reason, reasonOf);
   return {
-    workspaceId: whenKnown(inputs.workspaceId, String),
+    ...(knownOutputs(KIND, UNKNOWN, inputs, "") as Pick<WorkspaceLockPreview, "workspaceId">),
     reason,
     forceUnlockOnDestroy: whenKnown(inputs.forceUnlockOnDestroy, (v) => v === true),
     locked: true,

@@ -22,6 +22,7 @@
 //   ws-…:exclusive      every direct tag of the workspace, exclusive (the whole set, even an empty one)
 //   ws-…/key1,key2      those keys, additive (each must be bound directly on the workspace)
 //   ws-…:<12 hex>       the id create returned: the keys and mode it was created with (found among the direct tags)
+import { knownOutputs } from "../known-outputs";
 import { createHash } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
 import {
@@ -322,9 +323,9 @@ export async function previewUpdate(_id: string, olds: Props, news: Props): Prom
 
 function previewOfWrite(inputs: Props): WorkspaceTagBindingsPreview {
   const tags = inputs.tags === UNKNOWN ? UNKNOWN : tagsOf(inputs.tags);
-  const exclusive = inputs.exclusive === UNKNOWN ? UNKNOWN : inputs.exclusive === true;
+  const { workspaceId, exclusive } = knownOutputs(KIND, UNKNOWN, inputs, "") as Pick<WorkspaceTagBindingsPreview, "workspaceId" | "exclusive">;
   return {
-    workspaceId: typeof inputs.workspaceId === "string" ? inputs.workspaceId : UNKNOWN,
+    workspaceId,
     tags,
     exclusive,
     allDirectTags: exclusive === true ? tags : UNKNOWN,

@@ -12,6 +12,7 @@ import {
 } from "../api";
 import { InvalidLookupArgumentsError, lookupOrganization, parseLookupArgs, resolveLookupSettings, type ConfigSource, type LookupContext } from "./arguments";
 import { assertServesTheApi } from "../serves-the-api";
+import { linkedHtmlUrl, workspaceApiUrl } from "../urls";
 
 export { InvalidLookupArgumentsError };
 export type { ConfigSource, LookupContext };
@@ -164,9 +165,8 @@ function toLookupResult(w: Workspace, address: string): WorkspaceLookupResult {
     vcsRepo: vcsRepoOf(w),
     createdAt: w.createdAt,
     updatedAt: w.updatedAt,
-    htmlUrl: htmlUrlOf(w, address),
-    // The client's address keeps a base path (`https://host/tfe`), which `new URL("/api/…", address)` would drop.
-    apiUrl: `${address}/api/v2/workspaces/${encodeURIComponent(w.id)}`,
+    htmlUrl: linkedHtmlUrl(address, w),
+    apiUrl: workspaceApiUrl(address, w.id),
   };
 }
 
@@ -175,11 +175,4 @@ function vcsRepoOf(w: Workspace): WorkspaceLookupVcsRepo | null {
   const branch = w.vcsRepo.branch;
   // "" and absent both mean the repository's default branch (spec, VCS repository sub-object).
   return { identifier: w.vcsRepo.identifier ?? w.vcsRepoIdentifier, branch: branch === null || branch === "" ? null : branch };
-}
-
-/** As the Workspace resource's htmlUrl: the server's `self-html` made absolute against the address, or
- * built from organization and name if a server omits it. */
-function htmlUrlOf(w: Workspace, address: string): string {
-  const link = w.htmlUrl ?? `/app/${encodeURIComponent(w.organization)}/workspaces/${encodeURIComponent(w.name)}`;
-  return new URL(link, address).toString();
 }
