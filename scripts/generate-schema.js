@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Writes schema/<Kind>.json from the documented inputs interfaces in provider/schemas/ (the one
-// source of each resource's Args). `--check` compares instead of writing and fails on any drift.
+// source of each resource's Args) and their zod schemas (the value rules, from provider/schemas/rules.ts). `--check` compares instead of writing and fails on any drift.
 "use strict";
 const fs = require("node:fs");
 const path = require("node:path");
@@ -19,28 +19,25 @@ const KINDS = [
   { kind: "ModuleVersionDeprecation", file: "provider/schemas/module-version-deprecation.ts", symbol: "ModuleVersionDeprecationInputs", zod: "moduleVersionDeprecationInputsSchema" },
 ];
 
-/** Element rules typescript-json-schema cannot carry from JSDoc (it drops them on array items and map values). */
-const ELEMENT_RULES = ["pattern", "minLength", "maxLength"];
-const ELEMENT_HOLDERS = ["items", "additionalProperties"];
-
 /**
- * Copies the rules of array elements and map values from the zod schema (the source of the runtime
- * checks) into the generated schema, where TJS leaves only their type. Recurses into nested objects.
+ * The value rules (patterns, lengths, ranges) come from the zod schemas, which take them from
+ * provider/schemas/rules.ts, the one table of them: the interfaces carry the shapes and the prose.
  */
-function addElementRules(target, fromZod) {
+const RULE_KEYWORDS = ["pattern", "minLength", "maxLength", "minimum", "maximum", "allOf"];
+const RULE_HOLDERS = ["items", "additionalProperties", "propertyNames"];
+
+/** Copies the value rules of the zod schema's JSON Schema into the generated one, recursively. */
+function addRules(target, fromZod) {
   if (!target || !fromZod || typeof target !== "object" || typeof fromZod !== "object") return;
+  for (const rule of RULE_KEYWORDS) if (fromZod[rule] !== undefined && target[rule] === undefined) target[rule] = fromZod[rule];
+  // A whole number: TypeScript can only say number.
+  if (fromZod.type === "integer" && target.type === "number") target.type = "integer";
   // Map keys: TJS has no way to state them at all.
   if (fromZod.propertyNames !== undefined && target.additionalProperties && target.propertyNames === undefined) {
-    target.propertyNames = fromZod.propertyNames;
+    target.propertyNames = { type: "string" };
   }
-  for (const holder of ELEMENT_HOLDERS) {
-    const t = target[holder];
-    const z = fromZod[holder];
-    if (!t || !z || typeof t !== "object" || typeof z !== "object") continue;
-    for (const rule of ELEMENT_RULES) if (z[rule] !== undefined && t[rule] === undefined) t[rule] = z[rule];
-    addElementRules(t, z);
-  }
-  for (const [key, value] of Object.entries(target.properties ?? {})) addElementRules(value, fromZod.properties?.[key]);
+  for (const holder of RULE_HOLDERS) addRules(target[holder], fromZod[holder]);
+  for (const [key, value] of Object.entries(target.properties ?? {})) addRules(value, fromZod.properties?.[key]);
 }
 
 function zodJsonSchema(file, exportName) {
@@ -61,7 +58,7 @@ function generateSchemas() {
   const out = new Map();
   for (const { kind, symbol, file, zod } of KINDS) {
     const schema = generator.getSchemaForSymbol(symbol);
-    addElementRules(schema, zodJsonSchema(file, zod));
+    addRules(schema, zodJsonSchema(file, zod));
     schema.$id = `urn:pulumi-wsbridge:schema:${kind}`;
     schema.title = `${kind} arguments`;
     out.set(`schema/${kind}.json`, JSON.stringify(schema, null, 2) + "\n");

@@ -1,6 +1,7 @@
 // The import ids of the kinds that belong to one workspace (Workspace, WorkspaceLock,
 // SshKeyAssignment, DataRetentionPolicy): `pulumi import wsbridge:index:<Kind> <name> <import id>`
 // takes the workspace's id (the resource's own id), or its organization and name.
+import { RULES, brokenCheck } from "../schemas/rules";
 import { NotFoundError, type Workspace, type WsbridgeClient } from "./api";
 import { assertServesTheApi } from "./serves-the-api";
 
@@ -12,9 +13,11 @@ export const WORKSPACE_IMPORT_ID_FORMATS = '"ws-<id>" (the workspace id) or "<or
 
 /** The workspace an import id names; an Error naming the accepted forms for any other id (no request). */
 export function parseWorkspaceImportId(kind: string, importId: string): WorkspaceRef {
-  if (/^ws-[A-Za-z0-9]+$/.test(importId)) return { id: importId };
-  const byName = /^([A-Za-z0-9_-]+)\/([A-Za-z0-9_-]+)$/.exec(importId);
-  if (byName !== null) return { organization: byName[1] ?? "", name: byName[2] ?? "" };
+  if (brokenCheck(RULES.workspaceId, importId) === undefined) return { id: importId };
+  const [organization = "", name = "", ...rest] = importId.split("/");
+  if (rest.length === 0 && brokenCheck(RULES.organizationName, organization) === undefined && brokenCheck(RULES.workspaceName, name) === undefined) {
+    return { organization, name };
+  }
   throw new Error(`${kind}: cannot import ${JSON.stringify(importId)}: an import id is ${WORKSPACE_IMPORT_ID_FORMATS}.`);
 }
 

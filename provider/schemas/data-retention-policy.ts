@@ -4,6 +4,7 @@
 // rule that exactly one of the two forms is declared cannot be written in the generated JSON Schema; it
 // lives in `policyRules` below, applied by the same zod schema.
 import { z } from "zod";
+import { RULES, text, wholeNumber } from "./rules";
 import type { Equals, Assert } from "./type-equality";
 
 /**
@@ -14,15 +15,12 @@ export interface DataRetentionPolicyInputs {
   /**
    * The workspace (`ws-…`) the policy is set on. Changing it replaces the resource (the policy is removed
    * from the old workspace and set on the new one).
-   * @pattern ^ws-[A-Za-z0-9]+$
    */
   workspaceId: string;
   /**
    * Backing data (configuration and state version files) older than this many days is deleted: a whole
    * number, at least 1. Never together with `dontDelete`.
    * @TJS-type integer
-   * @minimum 1
-   * @maximum 9007199254740991
    */
   deleteOlderThanNDays?: number;
   /**
@@ -32,15 +30,9 @@ export interface DataRetentionPolicyInputs {
   dontDelete?: true;
 }
 
-const WORKSPACE_ID_PATTERN = /^ws-[A-Za-z0-9]+$/;
-
 const fields = z.strictObject({
-  workspaceId: z.string({ error: "must be a string" }).regex(WORKSPACE_ID_PATTERN, 'must be a workspace id ("ws-…")'),
-  deleteOlderThanNDays: z.number({ error: "must be a number of days" })
-    .int("must be a whole number of days")
-    .min(1, "must be at least 1 (a whole number of days)")
-    .max(Number.MAX_SAFE_INTEGER, "must be at most 9007199254740991")
-    .optional(),
+  workspaceId: text(RULES.workspaceId),
+  deleteOlderThanNDays: wholeNumber(RULES.retentionDays, "days").optional(),
   dontDelete: z.literal(true, {
     error: "must be true when given: it is the form that never deletes; leave it out and declare deleteOlderThanNDays instead",
   }).optional(),

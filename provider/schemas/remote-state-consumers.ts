@@ -1,16 +1,15 @@
 // The one source of a RemoteStateConsumers's inputs: the documented interface (docs and JSON Schema)
 // and the zod schema the provider checks them with; a compile-time check keeps the two in agreement.
 import { z } from "zod";
+import { RULES, text } from "./rules";
 import type { Equals, Assert } from "./type-equality";
 
-const WORKSPACE_ID = /^ws-[A-Za-z0-9]+$/;
 
 /** What a {@link RemoteStateConsumers} manages: which workspaces may read one workspace's state. */
 export interface RemoteStateConsumersInputs {
   /**
    * The workspace (`ws-…`) whose state the consumers may read. Its `global-remote-state` and
    * `project-remote-state` must be false. Changing it replaces the resource.
-   * @pattern ^ws-[A-Za-z0-9]+$
    */
   workspaceId: string;
   /**
@@ -26,9 +25,9 @@ export interface RemoteStateConsumersInputs {
 }
 
 export const remoteStateConsumersInputsSchema = z.strictObject({
-  workspaceId: z.string({ error: "must be a string" }).regex(WORKSPACE_ID, 'must be a workspace id ("ws-…")'),
+  workspaceId: text(RULES.workspaceId),
   consumerIds: z
-    .array(z.string({ error: "must be a string" }).regex(WORKSPACE_ID, 'must be a workspace id ("ws-…")'), {
+    .array(text(RULES.workspaceId), {
       error: "must be a list of workspace ids",
     }),
   exclusive: z.boolean({ error: "must be a boolean" }).optional(),

@@ -1,6 +1,7 @@
 // The one source of a WorkspaceLock's inputs: the documented interface (docs and JSON Schema) and the
 // zod schema the provider checks them with; a compile-time check keeps the two in agreement.
 import { z } from "zod";
+import { RULES, text } from "./rules";
 import type { Equals, Assert } from "./type-equality";
 
 /**
@@ -11,7 +12,6 @@ export interface WorkspaceLockInputs {
   /**
    * The workspace (`ws-…`) to lock. One lock per workspace: two WorkspaceLocks of one program may not
    * declare the same workspace. Changing it replaces the resource (the old workspace is unlocked first).
-   * @pattern ^ws-[A-Za-z0-9]+$
    */
   workspaceId: string;
   /**
@@ -30,7 +30,7 @@ export interface WorkspaceLockInputs {
 }
 
 export const workspaceLockInputsSchema = z.strictObject({
-  workspaceId: z.string({ error: "must be a string" }).regex(/^ws-[A-Za-z0-9]+$/, 'must be a workspace id ("ws-…")'),
+  workspaceId: text(RULES.workspaceId),
   reason: z.string({ error: "must be a string" }).optional(),
   forceUnlockOnDestroy: z.boolean({ error: "must be a boolean" }).optional(),
 });

@@ -1,9 +1,9 @@
 // The one source of a WorkspaceTagBindings's inputs: the documented interface (docs and JSON Schema)
 // and the zod schema the provider checks them with; a compile-time check keeps the two in agreement.
 //
-// The tag rules are the spec's Limits, shared with Workspace.tagBindings through tag-rules.ts.
+// The tag rules are the spec's Limits, shared with Workspace.tagBindings through rules.ts.
 import { z } from "zod";
-import { MAX_DIRECT_TAG_BINDINGS, MAX_TAG_KEY_LENGTH, MAX_TAG_VALUE_LENGTH, RESERVED_TAG_PREFIX, TAG_TEXT, TAG_VALUE } from "./tag-rules";
+import { MAX_DIRECT_TAG_BINDINGS, MAX_TAG_KEY_LENGTH, MAX_TAG_VALUE_LENGTH, RULES, TAG_TEXT, brokenCheck, text } from "./rules";
 import type { Equals, Assert } from "./type-equality";
 
 /**
@@ -19,8 +19,6 @@ export interface WorkspaceTagBindingsTags {
 
 /**
  * A tag value: up to 256 letters, digits and `_ . = + - @ :`, or `""` for a key-only tag.
- * @maxLength 256
- * @pattern ^$|^[A-Za-z0-9_.=+\-@:]+$
  */
 export type WorkspaceTagBindingsValue = string;
 
@@ -29,7 +27,6 @@ export interface WorkspaceTagBindingsInputs {
   /**
    * The workspace (`ws-…`). Changing it replaces the resource: the tags are bound on the new
    * workspace, then the managed keys are removed from the old one.
-   * @pattern ^ws-[A-Za-z0-9]+$
    */
   workspaceId: string;
   /**
@@ -49,20 +46,15 @@ export { MAX_DIRECT_TAG_BINDINGS, MAX_TAG_KEY_LENGTH, MAX_TAG_VALUE_LENGTH, TAG_
 
 /** The rule a tag key breaks, or undefined: the spec's Limits (the same rules as Workspace.tagBindings). */
 export function tagKeyProblem(key: string): string | undefined {
-  if (key.length === 0) return "tag keys must not be empty";
-  if (key.length > MAX_TAG_KEY_LENGTH) return `tag key "${key.slice(0, 40)}…" must be at most ${MAX_TAG_KEY_LENGTH} characters (it has ${key.length})`;
-  if (!TAG_TEXT.test(key)) return `tag key "${key}" may contain only letters, digits and _ . = + - @ :`;
-  if (RESERVED_TAG_PREFIX.test(key)) return `tag key "${key}" must not start with the reserved prefixes hc: or hcp:`;
-  return undefined;
+  const broken = brokenCheck(RULES.tagKey, key);
+  if (broken === undefined || broken.check === "minLength") return broken?.message;
+  if (broken.check === "maxLength") return `tag key "${key.slice(0, 40)}…" must be at most ${MAX_TAG_KEY_LENGTH} characters (it has ${key.length})`;
+  return broken.message.replace(/^tag keys /, `tag key "${key}" `);
 }
 
-const text = () => z.string({ error: "must be a string" });
-
 const tagsSchema = z.record(
-  text(),
-  text()
-    .max(MAX_TAG_VALUE_LENGTH, `must be at most ${MAX_TAG_VALUE_LENGTH} characters`)
-    .regex(TAG_VALUE, "may contain only letters, digits and _ . = + - @ : (or be \"\" for a key-only tag)"),
+  z.string({ error: "must be a string" }),
+  text(RULES.tagValue, "may contain only letters, digits and _ . = + - @ : (or be \"\" for a key-only tag)"),
   { error: "must be a map of tag keys to values" },
 ).superRefine((tags, ctx) => {
   for (const key of Object.keys(tags)) {
@@ -76,7 +68,7 @@ const tagsSchema = z.record(
 });
 
 export const workspaceTagBindingsInputsSchema = z.strictObject({
-  workspaceId: text().regex(/^ws-[A-Za-z0-9]+$/, 'must be a workspace id ("ws-…")'),
+  workspaceId: text(RULES.workspaceId),
   tags: tagsSchema,
   exclusive: z.boolean({ error: "must be a boolean" }).optional(),
 });

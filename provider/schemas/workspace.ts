@@ -1,11 +1,11 @@
 // The one source of a Workspace's inputs: the interface below carries the documentation (it becomes
 // the public Args type and, through typescript-json-schema, schema/Workspace.json); the zod schema
-// is the runtime check. A compile-time assertion keeps the two shapes identical, and
-// test/unit/input-schemas.test.ts proves the per-property rules
-// (patterns, types, required keys) agree too. Rules that tie two properties together cannot be
+// is the runtime check, its value rules taken from rules.ts (which the JSON Schema states too). A
+// compile-time assertion keeps the two shapes identical, and test/unit/input-schemas.test.ts proves
+// the committed JSON Schema states the same rules. Rules that tie two properties together cannot be
 // written in JSON Schema; they live in `workspaceRules` below, applied by the same zod schema.
 import { z } from "zod";
-import { MAX_DIRECT_TAG_BINDINGS, MAX_TAG_KEY_LENGTH, MAX_TAG_VALUE_LENGTH, RESERVED_TAG_PREFIX, TAG_TEXT, TAG_VALUE } from "./tag-rules";
+import { MAX_DIRECT_TAG_BINDINGS, RULES, text } from "./rules";
 import type { Equals, Assert } from "./type-equality";
 
 /**
@@ -26,19 +26,16 @@ export interface WorkspaceSettingOverwrites {
 export interface WorkspaceVcsRepo {
   /**
    * The repository: `:org/:repo`, or `:org/:project/_git/:repo` for Azure DevOps.
-   * @pattern ^[^/\s]+/([^/\s]+/_git/)?[^/\s]+$
    */
   identifier: string;
   /**
    * The OAuth token (`ot-…`) of the VCS connection. Required when the repository is first connected
    * (at create, or when a workspace without a repository gets one). Never together with `githubAppInstallationId`.
-   * @minLength 1
    */
   oauthTokenId?: string;
   /**
    * A GitHub App installation (`ghain-…`) instead of an OAuth token. The service accepts it only on
    * update, so it can switch an existing repository connection, not make the first one.
-   * @minLength 1
    */
   githubAppInstallationId?: string;
   /** The branch runs use. Leave it out (or `""`) for the repository's default branch. */
@@ -62,14 +59,11 @@ export interface WorkspaceTagBindings {
 
 /**
  * A tag value: up to 256 letters, digits and `_ . = + - @ :`, or `""` for a key-only tag.
- * @maxLength 256
- * @pattern ^$|^[A-Za-z0-9_.=+\-@:]+$
  */
 export type TagValue = string;
 
 /**
  * A flat tag's name: letters, digits, `:`, `_`, `-`.
- * @pattern ^[A-Za-z0-9:_-]+$
  */
 export type FlatTagName = string;
 
@@ -83,14 +77,11 @@ export interface WorkspaceInputs {
   /**
    * The workspace's name, unique in its organization: letters, digits, `-` and `_` only.
    * Renaming updates the workspace in place (the id stays; its URL in the API and UI changes). At most 260 characters.
-   * @pattern ^[A-Za-z0-9_-]+$
-   * @maxLength 260
    */
   name: string;
   /**
    * The organization that owns the workspace. Defaults to the `wsbridge:organization` stack config
    * (else `WSBRIDGE_ORGANIZATION` / `TFE_ORGANIZATION`). Changing it replaces the workspace.
-   * @pattern ^[A-Za-z0-9_-]+$
    */
   organization?: string;
   /** Free-text description. `""` clears it. */
@@ -103,7 +94,6 @@ export interface WorkspaceInputs {
   /**
    * The agent pool (`apool-…`) of the workspace's organization that runs its plans. Required with
    * `executionMode: "agent"`; refused with `remote`, `local` or `operations: true`.
-   * @minLength 1
    */
   agentPoolId?: string;
   /**
@@ -127,13 +117,11 @@ export interface WorkspaceInputs {
   /**
    * When the next scheduled destroy run happens: an ISO 8601 timestamp with a time zone,
    * e.g. `2027-01-31T18:00:00Z`. Never together with `autoDestroyActivityDuration`.
-   * @pattern ^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$
    */
   autoDestroyAt?: string;
   /**
    * Destroy after this long without activity: 1 to 4 digits, greater than 0, then `d` (days) or `h` (hours), e.g. `14d`.
    * Never together with `autoDestroyAt`.
-   * @pattern ^(?!0+[dh]$)\d{1,4}[dh]$
    */
   autoDestroyActivityDuration?: string;
   /** Start runs only for changes to files under the trigger prefixes or patterns. Server default true. */
@@ -161,7 +149,6 @@ export interface WorkspaceInputs {
   speculativeEnabled?: boolean;
   /**
    * The engine version: an exact version (`1.9.5`) or a constraint (`~> 1.9.0`). Server default: the latest release.
-   * @minLength 1
    */
   engineVersion?: string;
   /** The directory runs execute in, relative to the repository root. `""` means the root. */
@@ -169,13 +156,11 @@ export interface WorkspaceInputs {
   /**
    * "Created via <sourceName>" in the service's UI. Set only when the workspace is created: changing it
    * later fails at preview (it would otherwise need a new workspace). Default `pulumi-wsbridge`.
-   * @minLength 1
    */
   sourceName?: string;
   /**
    * An http(s) URL describing what created the workspace, without a `#fragment` (the provider adds its
    * ownership marker there). Set only when the workspace is created, like `sourceName`.
-   * @pattern ^https?://[^#\s]+$
    */
   sourceUrl?: string;
   /** The repository the workspace runs from. Removing it from the program disconnects the repository. */
@@ -183,7 +168,6 @@ export interface WorkspaceInputs {
   /**
    * The project (`prj-…`) to create the workspace in; changing it moves the workspace (an update, which
    * needs admin rights on both projects). Leave it out for the organization's default project.
-   * @pattern ^prj-[A-Za-z0-9]+$
    */
   projectId?: string;
   /**
@@ -210,63 +194,34 @@ export interface WorkspaceInputs {
   adoptExisting?: boolean;
 }
 
-export const WORKSPACE_NAME_PATTERN = /^[A-Za-z0-9_-]+$/;
-export const WORKSPACE_NAME_MAX_LENGTH = 260;
-export const ORGANIZATION_NAME_PATTERN = /^[A-Za-z0-9_-]+$/;
-const TIMESTAMP_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
-const DURATION_PATTERN = /^(?!0+[dh]$)\d{1,4}[dh]$/;
-const VCS_IDENTIFIER_PATTERN = /^[^/\s]+\/([^/\s]+\/_git\/)?[^/\s]+$/;
-const PROJECT_ID_PATTERN = /^prj-[A-Za-z0-9]+$/;
-const SOURCE_URL_PATTERN = /^https?:\/\/[^#\s]+$/;
-const FLAT_TAG_PATTERN = /^[A-Za-z0-9:_-]+$/;
-
-const text = (what = "a string") => z.string({ error: `must be ${what}` });
 const flag = () => z.boolean({ error: "must be a boolean" }).optional();
-const nonEmpty = () => text().min(1, "must not be empty");
-const textList = () => z.array(text(), { error: "must be a list of strings" }).optional();
+const textList = () => z.array(z.string({ error: "must be a string" }), { error: "must be a list of strings" }).optional();
 
 const vcsRepoSchema = z.strictObject({
-  identifier: text().regex(VCS_IDENTIFIER_PATTERN, 'must look like ":org/:repo" (or ":org/:project/_git/:repo")'),
-  oauthTokenId: nonEmpty().optional(),
-  githubAppInstallationId: nonEmpty().optional(),
-  branch: text().optional(),
+  identifier: text(RULES.vcsIdentifier),
+  oauthTokenId: text(RULES.nonEmpty).optional(),
+  githubAppInstallationId: text(RULES.nonEmpty).optional(),
+  branch: z.string({ error: "must be a string" }).optional(),
   ingressSubmodules: flag(),
-  tagsRegex: text().optional(),
+  tagsRegex: z.string({ error: "must be a string" }).optional(),
 }, { error: "must be an object" });
 
-const tagBindingsSchema = z.record(
-  text()
-    .min(1, "tag keys must not be empty")
-    .max(MAX_TAG_KEY_LENGTH, `tag keys must be at most ${MAX_TAG_KEY_LENGTH} characters`)
-    .regex(TAG_TEXT, "tag keys may contain only letters, digits and _ . = + - @ :")
-    // A lookahead, not a refinement, so the JSON Schema states the rule too.
-    .regex(new RegExp(`^(?!${RESERVED_TAG_PREFIX.source.slice(1)})`), "tag keys must not start with the reserved prefixes hc: or hcp:"),
-  text()
-    .max(MAX_TAG_VALUE_LENGTH, `must be at most ${MAX_TAG_VALUE_LENGTH} characters`)
-    .regex(TAG_VALUE, "may contain only letters, digits and _ . = + - @ :"),
-  { error: "must be a map of tag keys to values" },
-);
+const tagBindingsSchema = z.record(text(RULES.tagKey), text(RULES.tagValue), { error: "must be a map of tag keys to values" });
 
 const fields = z.strictObject({
-  name: text()
-    .regex(WORKSPACE_NAME_PATTERN, "must contain only letters, digits, '-' and '_' (and not be empty)")
-    .max(WORKSPACE_NAME_MAX_LENGTH, `must be at most ${WORKSPACE_NAME_MAX_LENGTH} characters`),
-  organization: text()
-    .regex(ORGANIZATION_NAME_PATTERN, "must contain only letters, digits, '-' and '_' (and not be empty)")
-    .optional(),
-  description: text().optional(),
+  name: text(RULES.workspaceName),
+  organization: text(RULES.organizationName).optional(),
+  description: z.string({ error: "must be a string" }).optional(),
   executionMode: z.enum(["remote", "local", "agent"], { error: 'must be "remote", "local" or "agent"' }).optional(),
-  agentPoolId: nonEmpty().optional(),
+  agentPoolId: text(RULES.nonEmpty).optional(),
   operations: flag(),
   settingOverwrites: z.strictObject({ executionMode: flag(), agentPool: flag() }, { error: "must be an object" }).optional(),
   allowDestroyPlan: flag(),
   assessmentsEnabled: flag(),
   autoApply: flag(),
   autoApplyRunTrigger: flag(),
-  autoDestroyAt: text().regex(TIMESTAMP_PATTERN, "must be an ISO 8601 timestamp with a time zone, e.g. 2027-01-31T18:00:00Z").optional(),
-  autoDestroyActivityDuration: text()
-    .regex(DURATION_PATTERN, "must be 1 to 4 digits (greater than 0) followed by d or h, e.g. 14d")
-    .optional(),
+  autoDestroyAt: text(RULES.autoDestroyAt).optional(),
+  autoDestroyActivityDuration: text(RULES.autoDestroyActivityDuration).optional(),
   fileTriggersEnabled: flag(),
   triggerPatterns: textList(),
   triggerPrefixes: textList(),
@@ -274,17 +229,14 @@ const fields = z.strictObject({
   projectRemoteState: flag(),
   queueAllRuns: flag(),
   speculativeEnabled: flag(),
-  engineVersion: nonEmpty().optional(),
-  workingDirectory: text().optional(),
-  sourceName: nonEmpty().optional(),
-  sourceUrl: text().regex(SOURCE_URL_PATTERN, "must be an http(s) URL without a #fragment").optional(),
+  engineVersion: text(RULES.nonEmpty).optional(),
+  workingDirectory: z.string({ error: "must be a string" }).optional(),
+  sourceName: text(RULES.nonEmpty).optional(),
+  sourceUrl: text(RULES.sourceUrl).optional(),
   vcsRepo: vcsRepoSchema.optional(),
-  projectId: text().regex(PROJECT_ID_PATTERN, 'must be a project id ("prj-…")').optional(),
+  projectId: text(RULES.projectId).optional(),
   tagBindings: tagBindingsSchema.optional(),
-  tagNames: z.array(
-    text().regex(FLAT_TAG_PATTERN, "tag names may contain only letters, digits, ':', '_' and '-' (and not be empty)"),
-    { error: "must be a list of strings" },
-  ).optional(),
+  tagNames: z.array(text(RULES.flatTagName), { error: "must be a list of strings" }).optional(),
   forceDelete: flag(),
   adoptExisting: flag(),
 });

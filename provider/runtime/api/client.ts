@@ -10,11 +10,10 @@ import type { DeprecationInput, ModuleVersionDeprecation, ModuleVersionRef } fro
 import type {
   RegistryModuleRef, RegistryModuleVersion, RegistryModuleVersionRef, RegistryModuleVersionSummary,
 } from "./documents/registry";
-import type { EffectiveTagBinding, TagBinding } from "./documents/tag-bindings";
+import type { EffectiveTagBinding, TagBinding, TagBindingInput } from "./documents/tag-bindings";
 import type { Tag, TagRef } from "./documents/tags";
-import type {
-  TagBindingInput, Workspace, WorkspaceCreateOptions, WorkspaceListOptions, WorkspaceUpdateOptions,
-} from "./documents/workspaces";
+import type { WorkspaceCreateOptions, WorkspaceListOptions, WorkspaceUpdateOptions } from "./documents/workspace-requests";
+import type { Workspace } from "./documents/workspaces";
 import * as dataRetention from "./operations/data-retention";
 import * as locks from "./operations/locks";
 import * as moduleVersions from "./operations/module-versions";

@@ -13,13 +13,13 @@ export { DEFAULT_TIMEOUT_MS, closeAllPools } from "./transport";
 export { collect } from "./paginate";
 export * from "./errors";
 
+export type { ExecutionMode, LockHolder, VcsRepo, Workspace, WorkspacePermissions } from "./documents/workspaces";
 export type {
-  ExecutionMode, LockHolder, TagBindingInput, VcsRepo, VcsRepoOptions, Workspace, WorkspaceCreateOptions,
-  WorkspaceListOptions, WorkspacePermissions, WorkspaceUpdateOptions, WorkspaceWritableOptions,
-} from "./documents/workspaces";
+  VcsRepoOptions, WorkspaceCreateOptions, WorkspaceListOptions, WorkspaceUpdateOptions, WorkspaceWritableOptions,
+} from "./documents/workspace-requests";
 export type { IncludedResource } from "./documents/common";
 export type { Tag, TagRef } from "./documents/tags";
-export type { EffectiveTagBinding, TagBinding } from "./documents/tag-bindings";
+export type { EffectiveTagBinding, TagBinding, TagBindingInput } from "./documents/tag-bindings";
 export type { DataRetentionPolicy, DataRetentionPolicyInput, DataRetentionPolicyKind } from "./documents/data-retention";
 export type { DeprecationInput, ModuleVersionDeprecation, ModuleVersionRef } from "./documents/module-versions";
 export type {

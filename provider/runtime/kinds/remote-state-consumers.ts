@@ -13,6 +13,7 @@
 //   ws-…:exclusive      the whole list, exclusive (even an empty one)
 //   ws-…/ws-a,ws-b      those consumers, additive (each must be listed)
 //   ws-…:<12 hex>       an id create returned: every consumer listed, additive (the suffix names its creator, not its consumers)
+import { RULES, brokenCheck } from "../../schemas/rules";
 import { createHash, randomUUID } from "node:crypto";
 import { remoteStateConsumersInputsSchema, type RemoteStateConsumersInputs } from "../../schemas/remote-state-consumers";
 import { NotFoundError, ValidationError, type WsbridgeClient } from "../api";
@@ -25,7 +26,6 @@ import { childPath } from "../property-paths";
 import { assertServesTheApi } from "../serves-the-api";
 
 const KIND = "RemoteStateConsumers";
-const WORKSPACE_ID = /^ws-[A-Za-z0-9]+$/;
 
 /** Everything a RemoteStateConsumers exposes. A type alias so outputs pass where plain property maps are expected. */
 export type RemoteStateConsumersOutputs = {
@@ -73,7 +73,7 @@ function entryFailures(raw: Props): CheckFailure[] {
   list.forEach((entry: unknown, index) => {
     if (isUnknown(entry) || typeof entry !== "string") return;
     const property = `consumerIds[${index}]`;
-    if (isUnknown(list) && !WORKSPACE_ID.test(entry)) {
+    if (isUnknown(list) && brokenCheck(RULES.workspaceId, entry) !== undefined) {
       failures.push({ property, reason: 'must be a workspace id ("ws-…")' });
       return;
     }
@@ -356,7 +356,7 @@ function parseImportId(importId: string): ImportRequest {
   const [, , suffix, list] = match;
   if (list === undefined) return { workspaceId, exclusive: suffix === "exclusive" };
   const consumers = list.split(",");
-  const bad = consumers.find((c) => !WORKSPACE_ID.test(c));
+  const bad = consumers.find((c) => brokenCheck(RULES.workspaceId, c) !== undefined);
   if (bad !== undefined) throw new Error(malformedImportId(importId, `"${bad}" is not a workspace id ("ws-…")`));
   if (consumers.includes(workspaceId)) throw new Error(malformedImportId(importId, "a workspace cannot consume its own state"));
   if (new Set(consumers).size !== consumers.length) throw new Error(malformedImportId(importId, "it names a consumer twice"));

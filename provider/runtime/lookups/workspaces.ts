@@ -3,6 +3,7 @@
 // provider's, and sends GET requests only (A2, A3, A4, and the ping that tells "not found" from
 // "no API at this address"), so it is safe during `pulumi preview`.
 import { z } from "zod";
+import { MAX_TAG_KEY_LENGTH, MAX_TAG_VALUE_LENGTH, RULES, TAG_TEXT, brokenCheck, text } from "../../schemas/rules";
 import type {
   GetWorkspaceArgs, ListWorkspacesArgs, WorkspaceLookupResult, WorkspaceLookupVcsRepo,
 } from "../../schemas/workspace-lookups";
@@ -24,17 +25,12 @@ export interface ListLookupContext extends LookupContext {
 
 // ---- argument schemas -------------------------------------------------------------------------
 
-const NAME = /^[A-Za-z0-9_-]+$/;
-const NAME_RULE = "must contain only letters, digits, '-' and '_' (and not be empty)";
-/** The spec's characters of tag-binding keys and values. */
-const TAG_CHARS = /^[A-Za-z0-9_.=+\-@:]+$/;
-
-const text = () => z.string({ error: "must be a string" });
-const organization = text().regex(NAME, NAME_RULE);
-const workspaceName = text().regex(NAME, NAME_RULE).max(260, "must be at most 260 characters");
-const workspaceId = text().regex(/^ws-[A-Za-z0-9]+$/, "must be 'ws-' followed by letters and digits");
+// The value rules are rules.ts's; the lookups have always worded a few of them their own way.
+const organization = text(RULES.organizationName);
+const workspaceName = text(RULES.workspaceName);
+const workspaceId = text(RULES.workspaceId, "must be 'ws-' followed by letters and digits");
 // The API joins a tag list with commas, so a comma would silently split one tag into two.
-const flatTag = text().refine((t) => t.trim() !== "" && !t.includes(","), "must be a non-empty tag name without commas");
+const flatTag = z.string({ error: "must be a string" }).refine((t) => t.trim() !== "" && !t.includes(","), "must be a non-empty tag name without commas");
 const flatTags = z.array(flatTag, { error: "must be an array of strings" });
 
 export const getWorkspaceArgsSchema = z
@@ -51,19 +47,20 @@ export const getWorkspaceArgsSchema = z
 
 export const listWorkspacesArgsSchema = z.strictObject({
   organization: organization.optional(),
-  search: text().min(1, "must not be empty").optional(),
+  search: text(RULES.nonEmpty).optional(),
   // Workspace names hold only these characters, so anything else could never match.
-  wildcardName: text().regex(/^[A-Za-z0-9_*-]+$/, "must contain only letters, digits, '-', '_' and '*' (and not be empty)").optional(),
+  wildcardName: text(RULES.wildcardName).optional(),
   tags: flatTags.optional(),
   excludeTags: flatTags.optional(),
-  projectId: text().regex(/^prj-[A-Za-z0-9]+$/, "must be 'prj-' followed by letters and digits").optional(),
-  tagged: z.record(text(), text(), { error: "must be an object of key → value strings" }).superRefine((tagged, ctx) => {
+  projectId: text(RULES.projectId, "must be 'prj-' followed by letters and digits").optional(),
+  // A filter names keys that exist, reserved ones included: the characters and lengths of tag keys, not their prefix rule.
+  tagged: z.record(z.string(), z.string({ error: "must be a string" }), { error: "must be an object of key → value strings" }).superRefine((tagged, ctx) => {
     for (const [key, value] of Object.entries(tagged)) {
-      if (key === "" || key.length > 128 || !TAG_CHARS.test(key)) {
-        ctx.addIssue({ code: "custom", path: [], message: `key ${JSON.stringify(key)} must be 1 to 128 letters, digits or _ . = + - @ :` });
+      if (key === "" || key.length > MAX_TAG_KEY_LENGTH || !TAG_TEXT.test(key)) {
+        ctx.addIssue({ code: "custom", path: [], message: `key ${JSON.stringify(key)} must be 1 to ${MAX_TAG_KEY_LENGTH} letters, digits or _ . = + - @ :` });
       }
-      if (value !== "" && (value.length > 256 || !TAG_CHARS.test(value))) {
-        ctx.addIssue({ code: "custom", path: [key], message: 'must be "" (any value) or up to 256 letters, digits or _ . = + - @ :' });
+      if (brokenCheck(RULES.tagValue, value) !== undefined) {
+        ctx.addIssue({ code: "custom", path: [key], message: `must be "" (any value) or up to ${MAX_TAG_VALUE_LENGTH} letters, digits or _ . = + - @ :` });
       }
     }
   }).optional(),
@@ -88,7 +85,7 @@ export async function getWorkspace(args: GetWorkspaceArgs, context?: LookupConte
     }
     return toLookupResult(workspace, client.address);
   }
-  const org = lookupOrganization(lookup, a.organization, fallback, (name) => (NAME.test(name) ? undefined : NAME_RULE));
+  const org = lookupOrganization(lookup, a.organization, fallback, (name) => brokenCheck(RULES.organizationName, name)?.message);
   const name = a.name ?? "";
   return toLookupResult(await readOrExplain(client, `Workspace "${org}/${name}"`, () => client.readWorkspaceByName(org, name)), client.address);
 }
@@ -98,7 +95,7 @@ export async function listWorkspaces(args: ListWorkspacesArgs, context?: ListLoo
   const lookup = "listWorkspaces";
   const a = parseLookupArgs(lookup, listWorkspacesArgsSchema, args ?? {});
   const { client, defaultOrganization: fallback } = resolveLookupSettings(context);
-  const org = lookupOrganization(lookup, a.organization, fallback, (name) => (NAME.test(name) ? undefined : NAME_RULE));
+  const org = lookupOrganization(lookup, a.organization, fallback, (name) => brokenCheck(RULES.organizationName, name)?.message);
   const options: WorkspaceListOptions = {
     ...(a.search !== undefined && { search: a.search }),
     ...(a.wildcardName !== undefined && { wildcardName: a.wildcardName }),

@@ -4,6 +4,7 @@
  * The legacy type `data-retention-policies` (TFE v202311-1/v202312-1) reads as delete-older.
  */
 import { z } from "zod";
+import { RULES } from "../../../schemas/rules";
 import { InvalidOptionsError } from "../errors";
 import { requestDocument, type RequestDocument } from "./common";
 
@@ -54,7 +55,7 @@ export function validateDataRetentionPolicyInput(operation: string, input: DataR
   if (input?.kind === "dont-delete") return;
   if (input?.kind !== "delete-older") throw new InvalidOptionsError(operation, "policy.kind", 'must be "delete-older" or "dont-delete"');
   const days = input.deleteOlderThanNDays;
-  if (!Number.isInteger(days) || days < 1) {
+  if (!Number.isInteger(days) || days < RULES.retentionDays.min || days > RULES.retentionDays.max) {
     throw new InvalidOptionsError(operation, "policy.deleteOlderThanNDays", `must be a whole number of days >= 1, got ${String(days)}`);
   }
 }
@@ -64,7 +65,7 @@ export const dataRetentionPolicyRequest = z.strictObject({
   data: z.discriminatedUnion("type", [
     z.strictObject({
       type: z.literal(DELETE_OLDERS),
-      attributes: z.strictObject({ "delete-older-than-n-days": z.number().int().min(1) }),
+      attributes: z.strictObject({ "delete-older-than-n-days": z.number().int().min(RULES.retentionDays.min).max(RULES.retentionDays.max) }),
     }),
     z.strictObject({ type: z.literal(DONT_DELETES), attributes: z.strictObject({}) }),
   ]),

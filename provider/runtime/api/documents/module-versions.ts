@@ -3,6 +3,7 @@
  * resource delivered in `included`.
  */
 import { z } from "zod";
+import { RULES, text } from "../../../schemas/rules";
 import { InvalidOptionsError } from "../errors";
 import { requestDocument, type RequestDocument } from "./common";
 
@@ -71,8 +72,8 @@ export const deprecateRequest = z.strictObject({
     attributes: z.strictObject({
       deprecation: z.strictObject({
         "deprecated-status": z.literal("Deprecated"),
-        reason: z.string().optional(),
-        link: z.url().optional(),
+        reason: text(RULES.deprecationReason).optional(),
+        link: text(RULES.deprecationLink).optional(),
       }),
     }),
   }),

@@ -6,12 +6,51 @@
  * `relationships.inherited-from.links.related` by the spec (research/api.md §8): both are read.
  */
 import { z } from "zod";
+import { MAX_DIRECT_TAG_BINDINGS, RULES, brokenCheck, text } from "../../../schemas/rules";
+import { InvalidOptionsError } from "../errors";
 import { lastSegment, requestDocument, type RequestDocument } from "./common";
-import {
-  tagBindingRequestResource, tagBindingResource as tagBindingRequestItem, type EffectiveTagBinding, type TagBindingInput,
-} from "./workspaces";
 
-export type { EffectiveTagBinding };
+/** A key-value tag as a workspace sees it (C9): bound directly, or inherited from its project. */
+export interface EffectiveTagBinding {
+  id: string;
+  key: string;
+  /** "" for a key-only tag. */
+  value: string;
+  /** Where an inherited binding comes from (a project); null for a binding set on the workspace. */
+  inheritedFrom: { id: string | null; link: string } | null;
+}
+
+/** A key-value tag to bind (spec Limits: at most 10, key ≤128, value ≤256 characters). */
+export interface TagBindingInput {
+  key: string;
+  /** Optional: a key-only tag when omitted. */
+  value?: string;
+}
+
+/** Checks the key-value tag rules of the spec's Limits table (rules.ts), naming the binding that breaks one. */
+export function validateTagBindings(operation: string, property: string, bindings: readonly TagBindingInput[]): void {
+  if (bindings.length > MAX_DIRECT_TAG_BINDINGS) {
+    throw new InvalidOptionsError(operation, property, `at most ${MAX_DIRECT_TAG_BINDINGS} tags may be bound directly, got ${bindings.length}`);
+  }
+  bindings.forEach((b, i) => {
+    const at = `${property}[${i}]`;
+    if (typeof b.key !== "string" || b.key === "") throw new InvalidOptionsError(operation, `${at}.key`, "is required");
+    const key = brokenCheck(RULES.tagKey, b.key);
+    if (key !== undefined) throw new InvalidOptionsError(operation, `${at}.key`, key.message);
+    const value = b.value === undefined ? undefined : brokenCheck(RULES.tagValue, b.value);
+    if (value !== undefined) throw new InvalidOptionsError(operation, `${at}.value`, value.message);
+  });
+}
+
+/** `{ type: "tag-bindings", attributes: { key, value? } }`, in a workspace's request (A1, A5) or C10's. */
+export const tagBindingRequestResource = z.strictObject({
+  type: z.literal("tag-bindings"),
+  attributes: z.strictObject({ key: text(RULES.tagKey), value: text(RULES.tagValue).optional() }),
+});
+
+export function tagBindingRequestItem(b: TagBindingInput): z.input<typeof tagBindingRequestResource> {
+  return { type: "tag-bindings", attributes: { key: b.key, value: b.value } };
+}
 
 export const tagBindingResource = z.object({
   id: z.string(),
@@ -48,7 +87,7 @@ export const effectiveTagBindingResource = z.object({
 export const effectiveTagBindingListDocument = z.object({ data: z.array(effectiveTagBindingResource) });
 
 /** C10 request document: at most 10 bindings (spec Limits). */
-export const tagBindingsRequest = z.strictObject({ data: z.array(tagBindingRequestResource).max(10) });
+export const tagBindingsRequest = z.strictObject({ data: z.array(tagBindingRequestResource).max(MAX_DIRECT_TAG_BINDINGS) });
 
 export function tagBindingsBody(bindings: readonly TagBindingInput[]): RequestDocument {
   return requestDocument(tagBindingsRequest, { data: bindings.map(tagBindingRequestItem) });

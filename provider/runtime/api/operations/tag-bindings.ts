@@ -3,10 +3,9 @@
  * the whole set goes through updateWorkspace({ tagBindings }).
  */
 import {
-  effectiveTagBindingListDocument, tagBindingListDocument, tagBindingsBody, toEffectiveTagBinding, toTagBinding,
-  type EffectiveTagBinding, type TagBinding,
+  effectiveTagBindingListDocument, tagBindingListDocument, tagBindingsBody, toEffectiveTagBinding, toTagBinding, validateTagBindings,
+  type EffectiveTagBinding, type TagBinding, type TagBindingInput,
 } from "../documents/tag-bindings";
-import { validateTagBindings, type TagBindingInput } from "../documents/workspaces";
 import { seg, type Requester } from "../requester";
 import { requireId } from "./common";
 

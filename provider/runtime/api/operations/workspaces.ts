@@ -2,9 +2,10 @@
  * A. Workspace CRUD (A1–A10). Each function: validate, build the path, request, map the result.
  */
 import {
-  listQuery, toWorkspace, validateCreateOptions, validateUpdateOptions, workspaceCreateBody, workspaceDocument, workspaceUpdateBody,
-  workspaceListDocument, type Workspace, type WorkspaceCreateOptions, type WorkspaceListOptions, type WorkspaceUpdateOptions,
-} from "../documents/workspaces";
+  listQuery, validateCreateOptions, validateUpdateOptions, workspaceCreateBody, workspaceUpdateBody,
+  type WorkspaceCreateOptions, type WorkspaceListOptions, type WorkspaceUpdateOptions,
+} from "../documents/workspace-requests";
+import { toWorkspace, workspaceDocument, workspaceListDocument, type Workspace } from "../documents/workspaces";
 import { effectiveTagBindingResource, toEffectiveTagBinding } from "../documents/tag-bindings";
 import { nextPageOf, pageSize, paginate } from "../paginate";
 import { seg, type Requester } from "../requester";
