@@ -19,19 +19,26 @@ export async function assertServesTheApi(client: WsbridgeClient, consequence = "
 }
 
 /**
- * Refresh's read of a workspace: undefined when it is gone (after the ping above proves the address
- * serves the API), and a refused token or unreachable address explained with what to run.
+ * A read that may find nothing: the object, or undefined when the answer is a 404 from an address that
+ * serves the API (the ping proves it first; else the error names the address). `what` names the object
+ * for that message ("a workspace"); for refresh and destroy, a refused token or an unreachable address
+ * is explained with what to run (the settings recorded in the state may be stale).
  */
+export async function readUnlessGone<T>(
+  client: WsbridgeClient, what: string, read: () => Promise<T>, command?: "refresh" | "destroy", gone = "gone",
+): Promise<T | undefined> {
+  try {
+    return await read();
+  } catch (error) {
+    if (!(error instanceof NotFoundError)) throw command === undefined ? error : withStaleSettingsHint(error, command);
+    await assertServesTheApi(client, `, so ${what} not found there is not known to be ${gone}`);
+    return undefined;
+  }
+}
+
+/** Refresh's read of a workspace (see {@link readUnlessGone}). */
 export async function readWorkspaceForRefresh(
   client: WsbridgeClient, id: string, options?: { include?: string[] },
 ): Promise<Workspace | undefined> {
-  try {
-    return await client.readWorkspace(id, options);
-  } catch (error) {
-    if (error instanceof NotFoundError) {
-      await assertServesTheApi(client, ", so a workspace not found there is not known to be gone");
-      return undefined;
-    }
-    throw withStaleSettingsHint(error, "refresh");
-  }
+  return readUnlessGone(client, "a workspace", () => client.readWorkspace(id, options), "refresh");
 }

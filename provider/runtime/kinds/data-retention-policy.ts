@@ -26,7 +26,7 @@ import {
 } from "../lifecycle";
 import { changedPaths, pathsOfChange } from "../property-paths";
 import { parseWorkspaceImportId, readWorkspaceForImport, type WorkspaceRef } from "../import-ids";
-import { assertServesTheApi } from "../serves-the-api";
+import { readUnlessGone } from "../serves-the-api";
 
 const KIND = "DataRetentionPolicy";
 
@@ -175,17 +175,9 @@ export async function read(id: string, props: Props | undefined): Promise<{ id: 
   const previous = withoutProvider(props);
   const workspaceId = typeof previous.workspaceId === "string" ? previous.workspaceId : id;
   const client = sharedClient();
-  let policy: DataRetentionPolicy;
-  try {
-    policy = await client.readDataRetentionPolicy(workspaceId);
-  } catch (error) {
-    if (error instanceof NotFoundError) {
-      // No policy (and no organization default), or no workspace: gone, unless the address serves no API at all.
-      await assertServesTheApi(client, ", so a policy not found there is not known to be gone");
-      return { id: "" };
-    }
-    throw withStaleSettingsHint(error, "refresh");
-  }
+  // No policy (and no organization default), or no workspace: gone.
+  const policy = await readUnlessGone(client, "a policy", () => client.readDataRetentionPolicy(workspaceId), "refresh");
+  if (policy === undefined) return { id: "" };
   const source = await sourceOf(client, workspaceId, policy);
   // The workspace's own policy was removed outside Pulumi: what C11 reports is the organization's.
   if (source === "organization") return { id: "" };
@@ -277,18 +269,15 @@ export async function importById(importId: string, _internal: Props): Promise<Im
   const client = sharedClient();
   const found = await resolveWorkspace(client, parseWorkspaceImportId(KIND, importId));
   if (found === undefined) return undefined;
-  let policy: DataRetentionPolicy;
+  let policy: DataRetentionPolicy | undefined;
   try {
-    policy = await client.readDataRetentionPolicy(found.id);
+    // No workspace, or neither a policy of its own nor an organization default: nothing to import.
+    policy = await readUnlessGone(client, "a workspace", () => client.readDataRetentionPolicy(found.id), undefined, "missing");
   } catch (error) {
-    if (error instanceof UnsupportedEditionError) {
-      throw new Error(`${KIND}: cannot import ${JSON.stringify(importId)}: ${error.message}`, { cause: error });
-    }
-    if (!(error instanceof NotFoundError)) throw error;
-    // No workspace, or neither a policy of its own nor an organization default.
-    await assertServesTheApi(client, ", so a workspace not found there is not known to be missing");
-    return undefined;
+    if (!(error instanceof UnsupportedEditionError)) throw error;
+    throw new Error(`${KIND}: cannot import ${JSON.stringify(importId)}: ${error.message}`, { cause: error });
   }
+  if (policy === undefined) return undefined;
   if (await sourceOf(client, found.id, policy, found.workspace) === "organization") return undefined;
   const props = outputsOf(found.id, policy, "workspace");
   return { id: found.id, props, inputs: inputsFrom(props) };

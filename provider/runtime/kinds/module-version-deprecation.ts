@@ -30,7 +30,7 @@ import {
   UNKNOWN, isUnknown, withStaleSettingsHint, userInputs, validate, withoutProvider, type CheckOutcome, type DiffOutcome,
   type Imported, type PropertyChange, type Props,
 } from "../lifecycle";
-import { assertServesTheApi } from "../serves-the-api";
+import { assertServesTheApi, readUnlessGone } from "../serves-the-api";
 
 const KIND = "ModuleVersionDeprecation";
 
@@ -142,19 +142,11 @@ export async function read(
 ): Promise<{ id: string; props?: ModuleVersionDeprecationOutputs; inputs?: Props }> {
   const previous = previousOutputs(id, withoutProvider(props));
   const client = sharedClient();
-  let live: RegistryModuleVersion;
-  try {
-    live = await client.readRegistryModuleVersion({
-      namespace: previous.organization, name: previous.moduleName, provider: previous.provider, version: previous.version,
-    });
-  } catch (error) {
-    if (error instanceof NotFoundError) {
-      // The version (or the module) is gone: so is its deprecation. Unless the address serves no API at all.
-      await assertServesTheApi(client, ", so a module version not found there is not known to be gone");
-      return { id: "" };
-    }
-    throw withStaleSettingsHint(error, "refresh");
-  }
+  // The version (or the module) is gone: so is its deprecation.
+  const live = await readUnlessGone(client, "a module version", () => client.readRegistryModuleVersion({
+    namespace: previous.organization, name: previous.moduleName, provider: previous.provider, version: previous.version,
+  }), "refresh");
+  if (live === undefined) return { id: "" };
   // Reverted outside Pulumi: the resource is gone (the next `up` deprecates the version again).
   if (live.deprecation === null) return { id: "" };
   const registryReason = live.deprecation.reason;
@@ -298,14 +290,9 @@ const IMPORT_FORMS = '"organization/moduleName/provider/version" or "moduleName/
 export async function importById(importId: string, _internal: Props): Promise<Imported<ModuleVersionDeprecationOutputs> | undefined> {
   const key = parseImportId(importId);
   const client = sharedClient();
-  let live: RegistryModuleVersion;
-  try {
-    live = await client.readRegistryModuleVersion({ namespace: key.organization, name: key.moduleName, provider: key.provider, version: key.version });
-  } catch (error) {
-    if (!(error instanceof NotFoundError)) throw error;
-    await assertServesTheApi(client, ", so a module version not found there is not known to be gone");
-    return undefined;
-  }
+  const live = await readUnlessGone(client, "a module version", () =>
+    client.readRegistryModuleVersion({ namespace: key.organization, name: key.moduleName, provider: key.provider, version: key.version }));
+  if (live === undefined) return undefined;
   if (live.deprecation === null) return undefined;
   const { reason, link } = live.deprecation;
   const outs: ModuleVersionDeprecationOutputs = {

@@ -23,7 +23,7 @@ import {
   type DiffOutcome, type Imported, type PropertyChange, type Props,
 } from "../lifecycle";
 import { childPath } from "../property-paths";
-import { assertServesTheApi } from "../serves-the-api";
+import { assertServesTheApi, readUnlessGone } from "../serves-the-api";
 
 const KIND = "RemoteStateConsumers";
 
@@ -208,16 +208,8 @@ export async function read(id: string, props: Props | undefined): Promise<{ id: 
   const state = withoutProvider(props);
   const workspaceId = typeof state.workspaceId === "string" ? state.workspaceId : id.split(":")[0] ?? id;
   const client = sharedClient();
-  let live: string[];
-  try {
-    live = await listAll(client, workspaceId);
-  } catch (error) {
-    if (error instanceof NotFoundError) {
-      await assertServesTheApi(client, ", so a workspace not found there is not known to be gone");
-      return { id: "" };
-    }
-    throw withStaleSettingsHint(error, "refresh");
-  }
+  const live = await readUnlessGone(client, "a workspace", () => listAll(client, workspaceId), "refresh");
+  if (live === undefined) return { id: "" };
   const exclusive = state.exclusive === true;
   const managed = Array.isArray(state.consumerIds) ? state.consumerIds.map(String) : [];
   const outs = withOwner(outputsOf(workspaceId, exclusive ? live : managed.filter((c) => live.includes(c)), live, exclusive), state.__owner);
@@ -333,14 +325,8 @@ const IMPORT_FORMS = '"ws-…" (every consumer, additive), "ws-…:exclusive" (t
 export async function importById(importId: string, internal: Props): Promise<Imported<RemoteStateConsumersOutputs> | undefined> {
   const request = parseImportId(importId);
   const client = sharedClient();
-  let live: string[];
-  try {
-    live = await listAll(client, request.workspaceId);
-  } catch (error) {
-    if (!(error instanceof NotFoundError)) throw error;
-    await assertServesTheApi(client, ", so a workspace not found there is not known to be gone");
-    return undefined;
-  }
+  const live = await readUnlessGone(client, "a workspace", () => listAll(client, request.workspaceId));
+  if (live === undefined) return undefined;
   const managed = request.consumers ?? live;
   if (!managed.every((c) => live.includes(c))) return undefined;
   if (managed.length === 0 && !request.exclusive) return undefined; // an additive resource with no consumer adopts nothing

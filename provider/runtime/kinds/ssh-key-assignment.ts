@@ -22,7 +22,7 @@ import {
 import { noteForTheUser } from "../engine-log";
 import { pathsOfChange } from "../property-paths";
 import { parseWorkspaceImportId, readWorkspaceForImport } from "../import-ids";
-import { assertServesTheApi } from "../serves-the-api";
+import { assertServesTheApi, readWorkspaceForRefresh } from "../serves-the-api";
 
 const KIND = "SshKeyAssignment";
 
@@ -99,17 +99,9 @@ export async function create(inputs: Props): Promise<{ id: string; outs: SshKeyA
 export async function read(id: string, props: Props | undefined): Promise<{ id: string; props?: SshKeyAssignmentOutputs; inputs?: Props }> {
   const previous = withoutProvider(props);
   const client = sharedClient();
-  let workspace: Workspace;
-  try {
-    workspace = await client.readWorkspace(id);
-  } catch (error) {
-    if (error instanceof NotFoundError) {
-      // Gone with its workspace, unless the address serves no API at all (then nothing is known).
-      await assertServesTheApi(client, ", so a workspace not found there is not known to be gone");
-      return { id: "" };
-    }
-    throw withStaleSettingsHint(error, "refresh");
-  }
+  // Gone with its workspace.
+  const workspace = await readWorkspaceForRefresh(client, id);
+  if (workspace === undefined) return { id: "" };
   const assigned = typeof previous.__assignedSshKeyId === "string" ? previous.__assignedSshKeyId
     : typeof previous.sshKeyId === "string" ? previous.sshKeyId : "";
   const outs = outputsOf(workspace, assigned, creationOf(previous));

@@ -37,7 +37,7 @@ import {
   type Imported, type PropertyChange, type Props,
 } from "../lifecycle";
 import { childPath } from "../property-paths";
-import { assertServesTheApi } from "../serves-the-api";
+import { assertServesTheApi, readUnlessGone } from "../serves-the-api";
 
 const KIND = "WorkspaceTagBindings";
 /** Workspace reads and updates answer with the effective bindings: direct and inherited in one request. */
@@ -199,17 +199,9 @@ export async function read(id: string, props: Props | undefined): Promise<{ id: 
   const state = withoutProvider(props);
   const workspaceId = typeof state.workspaceId === "string" ? state.workspaceId : id.split(":")[0] ?? id;
   const client = sharedClient();
-  let direct: TagMap;
-  let effective: EffectiveTag[];
-  try {
-    ({ direct, effective } = await readLiveTags(client, workspaceId));
-  } catch (error) {
-    if (error instanceof NotFoundError) {
-      await assertServesTheApi(client, ", so a workspace not found there is not known to be gone");
-      return { id: "" }; // gone with its workspace
-    }
-    throw withStaleSettingsHint(error, "refresh");
-  }
+  const live = await readUnlessGone(client, "a workspace", () => readLiveTags(client, workspaceId), "refresh");
+  if (live === undefined) return { id: "" }; // gone with its workspace
+  const { direct, effective } = live;
   const managed = managedKeysOf(state);
   const exclusive = state.exclusive === true;
   const outs: WorkspaceTagBindingsOutputs = {
@@ -353,14 +345,8 @@ const IMPORT_FORMS = '"ws-…" (every direct tag, additive), "ws-…:exclusive" 
 export async function importById(importId: string, _internal: Props): Promise<Imported<WorkspaceTagBindingsOutputs> | undefined> {
   const request = parseImportId(importId);
   const client = sharedClient();
-  let live: LiveTags;
-  try {
-    live = await readLiveTags(client, request.workspaceId);
-  } catch (error) {
-    if (!(error instanceof NotFoundError)) throw error;
-    await assertServesTheApi(client, ", so a workspace not found there is not known to be gone");
-    return undefined;
-  }
+  const live = await readUnlessGone(client, "a workspace", () => readLiveTags(client, request.workspaceId));
+  if (live === undefined) return undefined;
   const declared = adoptedDeclaration(request, live.direct);
   if (declared === undefined) return undefined;
   const outs = outputsOf(declared, live);
