@@ -79,6 +79,7 @@ describe("check", () => {
 
   const BAD: [string, Record<string, unknown>, string, string][] = [
     ["a module name with a space", declared("1.0.0", { moduleName: "my vpc" }), "moduleName", "letters, digits, - and _ only"],
+    ["an empty module name", declared("1.0.0", { moduleName: "" }), "moduleName", "must not be empty"],
     ["an empty provider", declared("1.0.0", { provider: "" }), "provider", "must not be empty"],
     ["a provider in upper case", declared("1.0.0", { provider: "AWS" }), "provider", "lower-case letters"],
     ["version latest", declared("latest"), "version", "MAJOR.MINOR.PATCH"],

@@ -148,7 +148,7 @@ test("additive lifecycle: create, reorder is no change, update adds and removes 
   await api("PATCH", rel(S), refs([]));
 });
 
-test("exclusive replaces the whole list; a team with admin on one workspace gets the permission message", async () => {
+test("exclusive replaces the whole list; a team with admin on one workspace gets the permission message, without a write or the token", async () => {
   const S = ws("subject");
   await api("POST", rel(S), refs([ws("outsider")]));
   fixture.emulator.clearRequests();
@@ -163,12 +163,17 @@ test("exclusive replaces the whole list; a team with admin on one workspace gets
   expect(await liveConsumers(S)).toEqual([ws("b")]);
   await api("PATCH", rel(S), refs([]));
 
+  // Refused before any write: the consumer added outside stays, and the message holds no token.
+  await api("POST", rel(S), refs([ws("outsider")]));
   const teamToken = fixture.emulator.issueToken({ kind: "team", access: "admin", workspaces: [S] });
   await configureWith(teamToken);
-  const message = String((await failureOf(consumers.create({ workspaceId: S, consumerIds: [], exclusive: true }))).message);
-  expect(message).toMatch(/manage all workspaces/);
-  expect(message).toMatch(/additive mode/);
+  const message = String((await failureOf(consumers.create({ workspaceId: S, consumerIds: [ws("a")], exclusive: true }))).message);
+  expect(message).toContain('"manage all workspaces"');
+  expect(message).toContain("additive mode");
+  expect(message).not.toContain(teamToken);
   await configureWith();
+  expect(await liveConsumers(S)).toEqual([ws("outsider")]);
+  await api("PATCH", rel(S), refs([]));
 });
 
 test("an unknown consumer id becomes a message naming the entry", async () => {
