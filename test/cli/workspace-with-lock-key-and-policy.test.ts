@@ -14,8 +14,9 @@
 //   `up` restores the key and sets the policy again; a read-only token's `up` fails saying what the key
 //   assignment needs, and prints no token; declaring the lock again fails `up` naming them (the message
 //   as the CLI prints it), and once they release it, `up` locks.
-// - `destroy --target` of the policy and the key: the workspace is back on the organization's default,
-//   and a key someone else assigned since is left, with a warning.
+// - `destroy --target` of the policy, the key and the key's workspace: the locked workspace is back on
+//   the organization's default; a key someone else assigned since is left, with a warning, and its
+//   workspace is deleted after it.
 // - Against a hosted server, the usual program (workspace + policy) fails the preview after one ping.
 //
 // Per-kind input rules are tables at the runtime (test/runtime/workspace-lock, ssh-key-assignment,
@@ -110,7 +111,8 @@ const named = (line: string): string => {
 };
 const requests = (): string[] => e2e.requestLines().map(named);
 const sorted = (lines: string[]): string[] => [...lines].sort();
-const urnOf = (kind: Kind, name: string): string => `urn:pulumi:${e2e.stack.name}::wsbridge-lock-key-policy::${typeOf(kind)}::${name}`;
+const urnOf = (kind: Kind | "Workspace", name: string): string =>
+  `urn:pulumi:${e2e.stack.name}::wsbridge-lock-key-policy::pulumi-nodejs:dynamic/wsbridge:${kind}::${name}`;
 
 async function live(on: On): Promise<{ id: string; locked: unknown; reason: unknown; by: { id: string; type: string } | null; sshKey: string | null; ownPolicy: unknown }> {
   const { status, doc } = await e2e.api<WorkspaceDoc>("GET", `/organizations/${ORG}/workspaces/${WS_NAMES[on]}`);
@@ -346,23 +348,29 @@ test("once they release it, up locks as a user", async () => {
 
 // ---- destroy -----------------------------------------------------------------------------------
 
-test("destroy --target of the policy and the key: the workspace is back on the organization's default, and a key someone else assigned since is left, with a warning", async () => {
+test("destroy --target of the policy, the key and its workspace: the locked workspace is back on the organization's default; a key someone else assigned since is left, with a warning, and its workspace goes after it", async () => {
   expect((await e2e.api("PATCH", `/workspaces/${id("keyed")}/relationships/ssh-key`, { data: { type: "workspaces", attributes: { id: THEIRS } } })).status).toBe(200);
   const events: EngineEvent[] = [];
   e2e.emulator.clearRequests();
   const result = await e2e.stack.destroy({
-    target: [urnOf("DataRetentionPolicy", "policy"), urnOf("SshKeyAssignment", "key")], onEvent: (e) => events.push(e), onOutput: e2e.log,
+    target: [urnOf("DataRetentionPolicy", "policy"), urnOf("SshKeyAssignment", "key"), urnOf("Workspace", "keyed")],
+    onEvent: (e) => events.push(e), onOutput: e2e.log,
   });
-  expect(result.summary.resourceChanges).toEqual({ delete: 2, same: 4 });
-  // One removal for the policy; for the key only its read: the key there now is not the one it assigned.
-  expect(sorted(requests())).toEqual(["DELETE /workspaces/ws-LOCKED/relationships/data-retention-policy", "GET /workspaces/ws-KEYED"]);
+  expect(result.summary.resourceChanges).toEqual({ delete: 3, same: 3 });
+  // One removal for the policy; for the key only its read (the key there now is not the one it
+  // assigned), then its workspace's safe delete.
+  const sent = requests();
+  expect(sorted(sent)).toEqual([
+    "DELETE /workspaces/ws-LOCKED/relationships/data-retention-policy", "GET /workspaces/ws-KEYED", "POST /workspaces/ws-KEYED/actions/safe-delete",
+  ]);
+  expect(sent.filter((r) => r.includes("ws-KEYED"))).toEqual(["GET /workspaces/ws-KEYED", "POST /workspaces/ws-KEYED/actions/safe-delete"]);
   expect(notesOf(events)).toContainEqual(expect.stringContaining(
     `the workspace now uses SSH key "${THEIRS}", not "${KEY_A}" that this resource assigned, so it was left assigned`));
-  expect((await live("keyed")).sshKey).toBe(THEIRS);
+  expect((await e2e.api("GET", `/workspaces/${id("keyed")}`)).status).toBe(404);
   const fallback = await livePolicy();
   expect(fallback.attributes).toEqual({ "delete-older-than-n-days": ORG_DEFAULT_DAYS });
   expect(fallback.relationships.target.data).toEqual({ id: ORG, type: "organizations" });
-  // The workspaces stay, the locked one no longer pointing at a policy of its own.
+  // The locked workspace stays, no longer pointing at a policy of its own.
   expect(await live("locked")).toMatchObject({ locked: true, ownPolicy: null });
   expect(e2e.printed).not.toContain(e2e.emulator.token);
 });
