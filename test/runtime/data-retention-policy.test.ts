@@ -59,16 +59,26 @@ describe("check", () => {
     ["neither form", { workspaceId: "ws-abc" }, "deleteOlderThanNDays", "is required unless dontDelete: true is given"],
     ["zero days", { workspaceId: "ws-abc", deleteOlderThanNDays: 0 }, "deleteOlderThanNDays", "must be at least 1"],
     ["negative days", { workspaceId: "ws-abc", deleteOlderThanNDays: -5 }, "deleteOlderThanNDays", "must be at least 1"],
-    ["a fraction of a day", { workspaceId: "ws-abc", deleteOlderThanNDays: 1.5 }, "deleteOlderThanNDays", "whole number of days"],
+    ["a fraction of a day", { workspaceId: "ws-abc", deleteOlderThanNDays: 2.5 }, "deleteOlderThanNDays", "must be a whole number of days"],
     ["days as text", { workspaceId: "ws-abc", deleteOlderThanNDays: "30" }, "deleteOlderThanNDays", "must be a number of days"],
     ["dontDelete false", { workspaceId: "ws-abc", dontDelete: false }, "dontDelete", "must be true when given"],
     ["a malformed workspace id", { workspaceId: "prod", deleteOlderThanNDays: 30 }, "workspaceId", 'must be a workspace id ("ws-…")'],
     ["a workspace id that is a number", { workspaceId: 7, deleteOlderThanNDays: 30 }, "workspaceId", "must be a string"],
     ["an unknown property", { workspaceId: "ws-abc", deleteOlderThanNDays: 30, days: 30 }, "days", "is not a property of DataRetentionPolicy"],
+    ["a misspelt property", { workspaceId: "ws-abc", deleteOlderThanNDays: 30, dontDelte: true }, "dontDelte", "is not a property of DataRetentionPolicy"],
   ];
   test.each(BAD)("refuses %s, naming the property and the rule, with no request", async (_what, inputs, property, rule) => {
     const { failures } = await policy.check({}, inputs);
     expect(failures.find((f) => f.property === property)?.reason).toContain(rule);
+    expect(takeRequests()).toEqual([]);
+  });
+
+  test("names every bad property of one declaration: a fraction of a day and dontDelete false", async () => {
+    const { failures } = await policy.check({}, { workspaceId: "ws-abc", deleteOlderThanNDays: 2.5, dontDelete: false });
+    expect(failures).toEqual([
+      { property: "deleteOlderThanNDays", reason: expect.stringContaining("must be a whole number of days") },
+      { property: "dontDelete", reason: expect.stringContaining("must be true when given") },
+    ]);
     expect(takeRequests()).toEqual([]);
   });
 

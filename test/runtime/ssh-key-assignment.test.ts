@@ -68,6 +68,12 @@ describe("check (no request)", () => {
     ["an unknown property", { workspaceId: "ws-abc", sshKeyId: KEY_A, sshKeyName: "deploy-a" }, [{ property: "sshKeyName", reason: "is not a property of SshKeyAssignment" }]],
     ["a list for sshKeyId", { workspaceId: "ws-abc", sshKeyId: [KEY_A] }, [{ property: "sshKeyId", reason: "must be a string" }]],
     ["a key id with a slash", { workspaceId: "ws-abc", sshKeyId: "sshkey-a/b" }, [{ property: "sshKeyId", reason: 'must be an SSH key id ("sshkey-…")' }]],
+    ["a key id with a space", { workspaceId: "ws-abc", sshKeyId: "sshkey-a b" }, [{ property: "sshKeyId", reason: 'must be an SSH key id ("sshkey-…")' }]],
+    ["a boolean for sshKeyId", { workspaceId: "ws-abc", sshKeyId: true }, [{ property: "sshKeyId", reason: "must be a string" }]],
+    ["an unknown property named like the key's name", { workspaceId: "ws-abc", sshKeyId: KEY_A, keyName: "deploy-a" }, [{ property: "keyName", reason: "is not a property of SshKeyAssignment" }]],
+    ["a number for workspaceId and a key name for sshKeyId, each named", { workspaceId: 42, sshKeyId: "deploy-a" }, [
+      { property: "workspaceId", reason: "must be a string" }, { property: "sshKeyId", reason: 'must be an SSH key id ("sshkey-…")' },
+    ]],
   ];
   test.each(BAD)("refuses %s, naming the property and the rule", async (_what, inputs, failures) => {
     const result = await assignment.check({}, inputs);
@@ -215,6 +221,15 @@ describe("refusals name what to fix", () => {
     expect(message).toContain("no such SSH key in the workspace's organization");
     expect(fixture.emulator.requests().map((r) => `${r.method} ${r.status}`)).toEqual(["PATCH 404", "GET 200"]);
     expect(await liveKey(ws)).toBeNull();
+  });
+
+  test("an update to a key that does not exist is refused the same way, and leaves the key assigned before", async () => {
+    const ws = await newWorkspace();
+    const { outs } = await assignment.create({ workspaceId: ws, sshKeyId: KEY_A });
+    const message = await messageOf(assignment.update(ws, outs, { workspaceId: ws, sshKeyId: "sshkey-doesnotexist0000" }));
+    expect(message).toContain(`sshKeyId "sshkey-doesnotexist0000" was refused`);
+    expect(message).toContain("no such SSH key in the workspace's organization");
+    expect(await liveKey(ws)).toBe(KEY_A);
   });
 
   test("a key of another organization is refused the same way", async () => {

@@ -44,11 +44,12 @@ describe("check (no request)", () => {
   const BAD: [string, Record<string, unknown>, string, string][] = [
     ["a missing workspaceId", {}, "workspaceId", "is required"],
     ["an empty workspaceId", { workspaceId: "" }, "workspaceId", "must be a workspace id"],
-    ["a workspace name instead of an id", { workspaceId: "networking" }, "workspaceId", "must be a workspace id"],
+    ["a workspace name instead of an id", { workspaceId: "networking" }, "workspaceId", 'must be a workspace id ("ws-…")'],
     ["a workspaceId with a space", { workspaceId: "ws-abc def" }, "workspaceId", "must be a workspace id"],
     ["a numeric workspaceId", { workspaceId: 42 }, "workspaceId", "must be a string"],
     ["a numeric reason", { workspaceId: "ws-a1", reason: 7 }, "reason", "must be a string"],
     ["a null reason", { workspaceId: "ws-a1", reason: null }, "reason", "must be a string"],
+    ["a reason that is a list", { workspaceId: "ws-a1", reason: ["a"] }, "reason", "must be a string"],
     ["a forceUnlockOnDestroy given as text", { workspaceId: "ws-a1", forceUnlockOnDestroy: "yes" }, "forceUnlockOnDestroy", "must be a boolean"],
     ["an unknown property", { workspaceId: "ws-a1", force: true }, "force", "is not a property of WorkspaceLock"],
     ["a misspelt property", { workspaceId: "ws-a1", reasons: "x" }, "reasons", "is not a property of WorkspaceLock"],
