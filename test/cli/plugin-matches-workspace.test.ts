@@ -464,7 +464,7 @@ describe.each<[Route]>([["dynamic"], ["plugin"]])("the %s route", (route) => {
     expect(step).toEqual({ op: "update", keys: subject.keys, ...(route === "plugin" && { paths: subject.paths }) });
   });
 
-  test("the preview shows nothing else but the readers' and the creates: the consumer of the moved workspace is unchanged, the follower of the renamed one updates", () => {
+  test("the preview shows nothing else but the readers' and the creates: the consumer of the moved workspace is unchanged, the follower of the renamed one updates; the CLI prints the adoption note", () => {
     const steps = stepsByName(round.events);
     const others = Object.fromEntries(Object.entries(steps).filter(([name]) => !SUBJECTS.some((s) => s.name === name)));
     expect(Object.keys(others).sort()).toEqual(["adopted", "ephemeral", "follower"]);
@@ -518,7 +518,7 @@ describe.each<[Route]>([["dynamic"], ["plugin"]])("the %s route", (route) => {
     e2e.emulator.clearRequests();
   });
 
-  test("a preview with nothing changed (after the round) shows no step and sends no request: every apply did exactly what its preview said", async () => {
+  test("a preview with nothing changed (after the round) shows no step and sends no request: every apply did exactly what its preview said; the deprecated operations is still named", async () => {
     const { events, requests } = await preview("preview after the round");
     expect(stepsByName(events)).toEqual({});
     expect(requests).toEqual([]);
