@@ -1,26 +1,28 @@
-// Every writable attribute of a Workspace on the real Pulumi CLI against the emulator, through both
-// routes: the dynamic route (`pulumi-wsbridge`) and the plugin route (`pulumi-resource-wsbridge`, with
-// the generated SDK `@pulumi-wsbridge/wsbridge`). The scenario of
-// test/cli/workspace-attributes.test.ts and
-// test/cli/workspace-bad-inputs.test.ts runs
+// Every writable attribute of a Workspace on the real Pulumi CLI against the emulator (hosted
+// edition), through both routes: the dynamic route (`pulumi-wsbridge`) and the plugin route
+// (`pulumi-resource-wsbridge`, with the generated SDK `@pulumi-wsbridge/wsbridge`). The scenario runs
 // identically on each route, one stack (and one emulator) per route:
 //
-//  1. bad inputs fail `pulumi preview`, naming the property and the rule, without a request;
-//  2. up creates every workspace;
+//  1. bad inputs fail `pulumi preview`, naming each property and its rule, without a request (every
+//     input rule of a Workspace, one by one: test/runtime/workspace-input-rules.test.ts);
+//  2. up creates every workspace with every declared attribute; two readers consume one's id,
+//     workspaceId, name, organization, htmlUrl and apiUrl;
 //  3. drift made through the API (a changed setting, a deleted workspace, a workspace made in the UI)
 //     is found by refresh;
 //  4. one preview and one up in which each subject workspace changes exactly one attribute, its own:
 //     every change is alone on its resource, and two operations cover them all (a real-CLI operation
 //     on this program costs 2-4 s, one per attribute would cost minutes). Every writable attribute,
-//     a rename (a second workspace reading the renamed one's outputs follows), a project move of the
-//     workspace a consumer reads (htmlUrl, apiUrl, name, organization, workspaceId: it previews as
-//     unchanged), a repository removed, a declaration dropped, reordered sets, the deprecated
-//     attributes, forceDelete, the drift restored, the deleted workspace created again, the UI's
-//     workspace adopted;
+//     agent execution and back, a rename (a second workspace reading the renamed one's outputs
+//     follows), a project move of the workspace a consumer reads (htmlUrl, apiUrl, name,
+//     organization, workspaceId: it previews as unchanged), a repository removed, a declaration
+//     dropped, reordered sets, the deprecated attributes, forceDelete, the drift restored, the
+//     deleted workspace created again, the UI's workspace adopted;
 //  5. a preview with nothing changed sends no request (after the round: so every apply did what its
 //     preview said); a create-only change is refused at preview;
 //  6. one up (continue-on-error) refuses to safe-delete a workspace with resources and a locked one,
-//     force-deletes the one with forceDelete, refuses a foreign workspace's name; destroy.
+//     force-deletes the one with forceDelete, deletes one dropped from the program, refuses a foreign
+//     workspace's name; destroy refuses the locked one again and force-deletes a locked one with
+//     forceDelete; once unlocked, destroy deletes the last.
 //
 // On the plugin route each change previews as its property paths (`triggerPrefixes[1]`,
 // `vcsRepo.branch`, `tagBindings.team`), whose top-level keys (`diffs`) are exactly the inputs the
@@ -118,6 +120,7 @@ const patched = (name: string): string[] => [`PATCH /workspaces/ws(${name}) 200`
 const set = <T>(key: string, value: T) => (args: Args): Args => ({ ...args, [key]: value });
 const without = (...keys: string[]) => (args: Args): Args => Object.fromEntries(Object.entries(args).filter(([k]) => !keys.includes(k)));
 const sorted = (v: unknown): unknown => [...(v as string[])].sort();
+const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** One attribute of an every-attribute workspace changed alone, previewed as the one path `<key>: update`. */
 function attribute(key: string, value: unknown, live: (w: Live) => unknown, expected: unknown, paths = [`${key}: update`]): Subject & { live: [(w: Live) => unknown, unknown] } {
@@ -155,8 +158,18 @@ const SUBJECTS: Subject[] = [
     keys: ["agentPoolId", "executionMode"], paths: ["agentPoolId: update", "executionMode: update"], requests: patched("attr-executionMode"),
     live: [(w) => [w.a["execution-mode"], w.rel["agent-pool"]?.data?.id], ["agent", POOL]],
   },
+  // And back: remote execution, the pool no longer declared.
+  {
+    // (Health assessments need remote execution: off while the workspace runs on agents.)
+    name: "attr-executionMode-back", base: { ...everyAttribute("attr-executionMode-back"), executionMode: "agent", agentPoolId: POOL, assessmentsEnabled: false },
+    change: (a) => without("agentPoolId")({ ...a, executionMode: "remote" }),
+    keys: ["agentPoolId", "executionMode"], paths: ["agentPoolId: delete", "executionMode: update"], requests: patched("attr-executionMode-back"),
+    live: [(w) => [w.a["execution-mode"], w.rel["agent-pool"]?.data?.id ?? null], ["remote", null]],
+  },
   // The provider's own switch: recorded, nothing sent; the removal below then force-deletes.
   { ...attribute("forceDelete", true, () => null, null), requests: [], live: undefined },
+  // The same switch on a workspace left to destroy, which then force-deletes it (locked).
+  { ...attribute("forceDelete", true, () => null, null), name: "forced-at-destroy", base: everyAttribute("forced-at-destroy"), requests: [], live: undefined },
   attribute("name", "attr-name-renamed", (w) => w.a["name"], "attr-name-renamed"),
   // The workspace the consumer reads. A project move leaves the most outputs unknown in the plan (execution mode,
   // tags, permissions), but never its id, name, organization or URLs: the consumer previews as unchanged.
@@ -182,17 +195,23 @@ const SUBJECTS: Subject[] = [
     live: [(w) => [w.a["auto-apply"], w.a["working-directory"]], [false, "stacks/prod"]] },
 ];
 
-/** Representative bad inputs: [what is wrong, the inputs, the property the message names, a part of the rule it states]. */
-const BAD_INPUTS: [string, Args, string, string][] = [
-  ["an unknown execution mode", { name: "ok", executionMode: "cloud" }, "executionMode", '"remote", "local" or "agent"'],
-  ["state shared with the project and the organization", { name: "ok", globalRemoteState: true, projectRemoteState: true }, "projectRemoteState", "must not be true together with globalRemoteState"],
-  ["an unknown key of settingOverwrites", { name: "ok", settingOverwrites: { vcs: true } }, "settingOverwrites.vcs", "is not a property of Workspace"],
+/**
+ * Bad inputs on one workspace, each independent of the others (a rule between two properties is
+ * checked only when every property has the right type, so no wrong type is among them): the check
+ * reports them all, and the CLI prints each. [property, a part of the rule].
+ */
+const BAD_RULES: [string, string][] = [
+  ["projectRemoteState", "must not be true together with globalRemoteState"],
+  ["settingOverwrites.vcs", "is not a property of Workspace"],
 ];
+const BAD_INPUTS: Args = { name: "ok", globalRemoteState: true, projectRemoteState: true, settingOverwrites: { vcs: true } };
+/** Misspelt: the dynamic route refuses it, the generated SDK drops it (only the schema's properties are inputs). */
+const MISSPELT: Args = { autoAply: true };
 
 /** Per route, per operation: the emulator's requests, as sorted lines (the last test compares the routes). */
 const recorded: Record<Route, Record<string, string[]>> = { dynamic: {}, plugin: {} };
 
-// Counted so that a preview the engine could not reach is run again (see the invalid-inputs test).
+// Counted so that a preview the engine could not reach is run again (see previewFailure below).
 let unreachableSeen = 0;
 const onRejection = (reason: unknown): void => {
   if (engineUnreachable(reason)) unreachableSeen++;
@@ -267,18 +286,21 @@ describe.each<[Route]>([["dynamic"], ["plugin"]])("the %s route", (route) => {
     return lines;
   }
 
-  async function preview(op: string): Promise<{ events: EngineEvent[]; requests: string[] }> {
+  /** A preview's events, its requests and what the CLI printed. */
+  async function preview(op: string): Promise<{ events: EngineEvent[]; requests: string[]; printed: string }> {
     const events: EngineEvent[] = [];
+    let printed = "";
     e2e.emulator.clearRequests();
-    await e2e.stack.preview({ onEvent: (e) => events.push(e), onOutput: e2e.log });
-    return { events, requests: await record(op) };
+    await e2e.stack.preview({ onEvent: (e) => events.push(e), onOutput: (text) => { printed += text; e2e.log(text); } });
+    return { events, requests: await record(op), printed };
   }
 
-  async function up(op: string, options: { continueOnError?: boolean } = {}): Promise<{ changes: Record<string, number | undefined>; requests: string[] }> {
+  async function up(op: string): Promise<{ changes: Record<string, number | undefined>; requests: string[]; events: EngineEvent[] }> {
+    const events: EngineEvent[] = [];
     e2e.emulator.clearRequests();
-    const result = await e2e.stack.up({ onOutput: e2e.log, ...options });
+    const result = await e2e.stack.up({ onEvent: (e) => events.push(e), onOutput: e2e.log });
     expect(result.summary.result).toBe("succeeded");
-    return { changes: result.summary.resourceChanges ?? {}, requests: await record(op) };
+    return { changes: result.summary.resourceChanges ?? {}, requests: await record(op), events };
   }
 
   /** The steps of a preview, one per changed workspace, by name: the changed keys (and on the plugin route the paths). */
@@ -316,38 +338,44 @@ describe.each<[Route]>([["dynamic"], ["plugin"]])("the %s route", (route) => {
 
   // ---- bad inputs (on the empty stack) ---------------------------------------------------------
 
-  test.each(BAD_INPUTS)("%s fails the preview, naming the property and the rule, without a request", async (what, inputs, property, rule) => {
-    bad = inputs;
-    const { message, requests } = await previewFailure(`bad input: ${what}`);
-    expect(message).toContain(property);
-    expect(message).toContain(rule);
-    expect(requests).toEqual([]);
-  });
+  /** The CLI's framing of a failed check: the property, its value, the rule. */
+  const framed = (property: string, rule: string): RegExp =>
+    new RegExp(`property ${escaped(property)} value \\{[^\\n]*\\} has a problem: ${escaped(rule)}`);
 
-  test("a misspelt property fails the dynamic route's preview; the generated SDK never passes it on", async () => {
-    bad = { name: "ok", autoAply: true };
+  test("bad inputs fail the preview, naming each property and its rule, without a request; the generated SDK never passes a misspelt property on", async () => {
+    bad = { ...BAD_INPUTS, ...MISSPELT };
+    const { message, requests } = await previewFailure("bad inputs");
+    for (const [property, rule] of BAD_RULES) expect(message).toMatch(framed(property, rule));
     if (route === "dynamic") {
-      const { message, requests } = await previewFailure("bad input: a misspelt property");
-      expect(message).toContain("autoAply");
-      expect(message).toContain("is not a property of Workspace");
-      expect(requests).toEqual([]);
-      return;
+      expect(message).toMatch(framed("autoAply", "is not a property of Workspace"));
+    } else {
+      // By design of Pulumi's generated SDKs: the class copies only the schema's properties into the
+      // inputs (and TypeScript refuses the misspelling at compile time), so the plugin, whose check
+      // refuses it on the other route, never sees it (the create below shows the inputs it gets).
+      expect(message).not.toContain("autoAply");
     }
-    // By design of Pulumi's generated SDKs: the class copies only the schema's properties into the
-    // inputs (and TypeScript refuses the misspelling at compile time), so the plugin never sees it
-    // and the preview plans a plain create.
-    const { events, requests } = await preview("bad input: a misspelt property");
-    const planned = events.flatMap((e) => (e.resourcePreEvent?.metadata.type === TYPE.plugin ? [e.resourcePreEvent.metadata] : []));
-    expect(planned.map((m) => [m.op, Object.keys(m.new?.inputs ?? {}).sort()])).toEqual([["create", ["name", "organization"]]]);
     expect(requests).toEqual([]);
   });
 
   // ---- create and no-op ------------------------------------------------------------------------
 
+  // On the plugin route it also declares the misspelt property, which the generated SDK drops.
+  const ephemeral: Args = route === "plugin" ? { name: "ephemeral", ...MISSPELT } : { name: "ephemeral" };
+  /** Each workspace's id after the create, by name: updates keep them. */
+  const created = new Map<string, string>();
+
   test("up creates every workspace, each with one create request (plus its flat tags), and the consumers read the first one's outputs", async () => {
     bad = undefined;
-    declared = Object.fromEntries([...SUBJECTS.map((s) => [s.name, s.base]), ["ephemeral", { name: "ephemeral" }]]);
-    const { changes, requests } = await up("create");
+    declared = Object.fromEntries([...SUBJECTS.map((s) => [s.name, s.base]), ["ephemeral", ephemeral]]);
+    const { changes, requests, events } = await up("create");
+    for (const [id, name] of nameOfId) created.set(name, id);
+    if (route === "plugin") {
+      const planned = events.flatMap((e) => {
+        const m = e.resourcePreEvent?.metadata;
+        return m?.type === TYPE.plugin && m.urn.endsWith("::ephemeral") ? [[m.op, Object.keys(m.new?.inputs ?? {}).sort()]] : [];
+      });
+      expect(planned).toEqual([["create", ["name", "organization"]]]);
+    }
     const count = SUBJECTS.length + 1 + 2; // the subjects, the ephemeral one, two readers
     expect(changes).toEqual({ create: count + 1 }); // and the stack
     const withFlatTags = SUBJECTS.filter((s) => s.base.tagNames !== undefined).map((s) => `POST /workspaces/ws(${s.name})/relationships/tags 204`);
@@ -411,14 +439,14 @@ describe.each<[Route]>([["dynamic"], ["plugin"]])("the %s route", (route) => {
 
   // ---- one round: each subject changes one attribute ----------------------------------------------
 
-  let round: { events: EngineEvent[]; requests: string[] } = { events: [], requests: [] };
+  let round: { events: EngineEvent[]; requests: string[]; printed: string } = { events: [], requests: [], printed: "" };
   let before: Record<string, unknown> = {};
 
   test("the preview of the round sends only the edition ping and the adoption's lookup; the deprecated operations is named with its replacement", async () => {
     before = Object.fromEntries(Object.entries(await e2e.stack.outputs()).map(([k, v]) => [k, v.value]));
     declared = Object.fromEntries([
       ...SUBJECTS.map((s) => [s.name, s.change(s.base)]),
-      ["ephemeral", { name: "ephemeral" }],
+      ["ephemeral", ephemeral],
       ["adopted", { name: "made-in-the-ui", autoApply: false, description: "now managed", adoptExisting: true }],
     ]);
     round = await preview("round preview");
@@ -436,7 +464,7 @@ describe.each<[Route]>([["dynamic"], ["plugin"]])("the %s route", (route) => {
     expect(step).toEqual({ op: "update", keys: subject.keys, ...(route === "plugin" && { paths: subject.paths }) });
   });
 
-  test("the preview shows nothing else but the readers' and the creates: the consumer of the moved workspace is unchanged, the follower of the renamed one updates", () => {
+  test("the preview shows nothing else but the readers' and the creates: the consumer of the moved workspace is unchanged, the follower of the renamed one updates; the CLI prints the adoption note", () => {
     const steps = stepsByName(round.events);
     const others = Object.fromEntries(Object.entries(steps).filter(([name]) => !SUBJECTS.some((s) => s.name === name)));
     expect(Object.keys(others).sort()).toEqual(["adopted", "ephemeral", "follower"]);
@@ -445,6 +473,8 @@ describe.each<[Route]>([["dynamic"], ["plugin"]])("the %s route", (route) => {
     expect(others.follower).toEqual({ op: "update", keys: ["description", "workingDirectory"], ...(route === "plugin" && { paths: ["description: update", "workingDirectory: update"] }) });
     const note = `Workspace "${ORG}/made-in-the-ui" exists (${uiWorkspaceId}): \`up\` will adopt it (adoptExisting)`;
     expect(notesOf(round.events).filter((n) => n.includes("adopt"))).toEqual([expect.stringContaining(note)]);
+    // And the user reads it where the CLI prints the preview.
+    expect(round.printed).toContain(note);
   });
 
   test("the round's planned outputs: the moved workspace's id, name, organization and URLs stay as they were, the follower reads the new name", () => {
@@ -479,17 +509,22 @@ describe.each<[Route]>([["dynamic"], ["plugin"]])("the %s route", (route) => {
     e2e.emulator.clearRequests();
   });
 
-  test.each(SUBJECTS.flatMap((s) => (s.live ? [[s.name, s.live] as const] : [])))("%s holds its change on the server", async (name, [read, expected]) => {
+  test.each(SUBJECTS.flatMap((s) => (s.live ? [[s.name, s.live] as const] : [])))("%s holds its change on the server, in the same workspace", async (name, [read, expected]) => {
     const w = await live(name === "attr-name" ? "attr-name-renamed" : name);
     expect(read(w)).toEqual(expected);
+    // An update, never a replacement: a rename and a project move too keep the id.
+    expect(w.id).toBe(created.get(name));
     if (name === "attr-name") expect((await live("follower")).a["working-directory"]).toBe("attr-name-renamed");
     e2e.emulator.clearRequests();
   });
 
-  test("a preview with nothing changed (after the round) shows no step and sends no request: every apply did exactly what its preview said", async () => {
+  test("a preview with nothing changed (after the round) shows no step and sends no request: every apply did exactly what its preview said; the deprecated operations is still named", async () => {
     const { events, requests } = await preview("preview after the round");
     expect(stepsByName(events)).toEqual({});
     expect(requests).toEqual([]);
+    // The deprecated input is still named with its replacement when nothing changes.
+    expect(notesOf(events).filter((n) => n.includes("deprecated"))).toEqual(Array.from({ length: 3 }, () =>
+      expect.stringContaining("`operations` is deprecated by the service; use `executionMode`")));
   });
 
   test("changing the create-only sourceName fails at preview, naming it, without a request", async () => {
@@ -510,9 +545,10 @@ describe.each<[Route]>([["dynamic"], ["plugin"]])("the %s route", (route) => {
     data: { type: "state-versions", attributes: { serial, md5: "d41d8cd98f00b204e9800998ecf8427e", "resource-count": resources } },
   });
 
-  test("one up refuses to safe-delete a workspace that manages resources and one that is locked, force-deletes the one with forceDelete, and refuses a foreign name", async () => {
+  test("one up refuses to safe-delete a workspace that manages resources and one that is locked, force-deletes the one with forceDelete, deletes one dropped from the program, and refuses a foreign name", async () => {
     const drifted = await live("drifted");
     const forced = await live("attr-forceDelete");
+    const dropped = await live("legacy-autoDestroyAt");
     expect((await stateVersion(uiWorkspaceId, 1, 2)).status).toBe(201);
     expect((await e2e.api("POST", `/workspaces/${drifted.id}/actions/lock`, { reason: "maintenance" })).status).toBe(200);
     // Both at once on the one with forceDelete (set alone in the round, with no request).
@@ -521,7 +557,7 @@ describe.each<[Route]>([["dynamic"], ["plugin"]])("the %s route", (route) => {
     expect((await e2e.api("POST", `/organizations/${ORG}/workspaces`, { data: { type: "workspaces", attributes: { name: "someone-elses" } } })).status).toBe(201);
     await learnIds();
     e2e.emulator.clearRequests();
-    const { adopted: _a, drifted: _d, "attr-forceDelete": _f, ...rest } = declared;
+    const { adopted: _a, drifted: _d, "attr-forceDelete": _f, "legacy-autoDestroyAt": _l, ...rest } = declared;
     const kept = { ...rest, adopted: _a as Args, drifted: _d as Args };
     declared = { ...rest, clash: { name: "someone-elses" } };
     // Every step is tried (continue-on-error), so that one up shows all the refusals.
@@ -543,22 +579,47 @@ describe.each<[Route]>([["dynamic"], ["plugin"]])("the %s route", (route) => {
       `POST /organizations/${ORG}/workspaces 422`,
       "DELETE /workspaces/ws(attr-forceDelete) 204",
       "POST /workspaces/ws(drifted)/actions/safe-delete 409",
+      "POST /workspaces/ws(legacy-autoDestroyAt)/actions/safe-delete 204",
       "POST /workspaces/ws(made-in-the-ui)/actions/safe-delete 409",
     ].sort());
     expect((await e2e.api("GET", `/workspaces/${forced.id}`)).status).toBe(404);
+    expect((await e2e.api("GET", `/workspaces/${dropped.id}`)).status).toBe(404);
     e2e.emulator.clearRequests();
   });
 
-  test("once unlocked and empty, destroy safe-deletes every workspace, and no token is stored or printed", async () => {
+  test("destroy refuses the locked workspace too, force-deletes a locked one with forceDelete, and safe-deletes the rest", async () => {
+    const drifted = await live("drifted");
+    const forced = await live("forced-at-destroy");
+    // Locked, with forceDelete set in the round (no request then): destroy uses the recorded switch.
+    expect((await e2e.api("POST", `/workspaces/${forced.id}/actions/lock`, { reason: "maintenance" })).status).toBe(200);
+    // The adopted workspace no longer manages resources.
+    expect((await stateVersion(uiWorkspaceId, 2, 0)).status).toBe(201);
+    e2e.emulator.clearRequests();
+    let message: string;
+    let requests: string[];
+    try {
+      message = String((await failureOf(e2e.stack.destroy({ onOutput: e2e.log, continueOnError: true }))).message);
+    } finally {
+      requests = await record("destroy refused and forced");
+    }
+    expect(message).toContain(`Workspace "${ORG}/drifted" (${drifted.id}) was not deleted because it is locked`);
+    const gone = ["attr-forceDelete", "legacy-autoDestroyAt", "drifted", "forced-at-destroy"];
+    const names = [...SUBJECTS.map((s) => s.name).filter((n) => !gone.includes(n)), "consumer", "follower", "ephemeral", "made-in-the-ui"];
+    expect(requests).toEqual([
+      ...names.map((n) => `POST /workspaces/ws(${n})/actions/safe-delete 204`),
+      "DELETE /workspaces/ws(forced-at-destroy) 204",
+      "POST /workspaces/ws(drifted)/actions/safe-delete 409",
+    ].sort());
+    expect((await e2e.api("GET", `/workspaces/${forced.id}`)).status).toBe(404);
+  });
+
+  test("once unlocked, destroy deletes the last workspace, and no token is stored or printed", async () => {
     const drifted = await live("drifted");
     expect((await e2e.api("POST", `/workspaces/${drifted.id}/actions/unlock`)).status).toBe(200);
-    expect((await stateVersion(uiWorkspaceId, 2, 0)).status).toBe(201);
     e2e.emulator.clearRequests();
     const result = await e2e.stack.destroy({ onOutput: e2e.log });
     expect(result.summary.result).toBe("succeeded");
-    const requests = await record("destroy");
-    const names = [...SUBJECTS.map((s) => s.name).filter((n) => n !== "attr-forceDelete"), "consumer", "follower", "ephemeral", "made-in-the-ui"];
-    expect(requests).toEqual(names.map((n) => `POST /workspaces/ws(${n})/actions/safe-delete 204`).sort());
+    expect(await record("destroy")).toEqual(["POST /workspaces/ws(drifted)/actions/safe-delete 204"]);
     const { doc } = await e2e.api<{ data: { attributes: { name: string } }[] }>("GET", `/organizations/${ORG}/workspaces`);
     expect(doc.data.map((w) => w.attributes.name)).toEqual(["someone-elses"]);
     expect(e2e.harness.allStoredText()).not.toContain(e2e.emulator.token);
@@ -568,6 +629,7 @@ describe.each<[Route]>([["dynamic"], ["plugin"]])("the %s route", (route) => {
 
 test("both routes made exactly the same requests in every operation", () => {
   expect(Object.keys(recorded.plugin)).toEqual(Object.keys(recorded.dynamic));
-  expect(Object.keys(recorded.dynamic).length).toBe(BAD_INPUTS.length + 9);
+  // The bad inputs, create, refresh, the round's preview and up, the preview after it, sourceName, the deletes, two destroys.
+  expect(Object.keys(recorded.dynamic).length).toBe(10);
   expect(recorded.plugin).toEqual(recorded.dynamic);
 });

@@ -1,10 +1,14 @@
-// pulumi up / preview / refresh / destroy of a Workspace, through the real Pulumi CLI and the real
-// dynamic-provider plugin, against the emulator. This test fails (never skips) without the CLI:
-// scripts/setup-pulumi.sh finds or builds it.
+// pulumi up / refresh / preview / destroy of a Workspace, through the real Pulumi CLI and the real
+// dynamic-provider plugin, against the emulator: a description changed in the program and one changed
+// on the server (found by refresh) show in one preview and are applied by one up. This test fails
+// (never skips) without the CLI: scripts/setup-pulumi.sh finds or builds it. (A preview with nothing
+// changed writes nothing: test/cli/plugin-matches-workspace.test.ts, after its round.)
 import type { EngineEvent, PreviewResult } from "@pulumi/pulumi/automation";
 import { useRealCliStack } from "../support/real-cli-stack";
 
 const WORKSPACE_NAME = "e2e-networking";
+const EDITED_NAME = "e2e-edited";
+const TYPE = "pulumi-nodejs:dynamic/wsbridge:Workspace";
 const desired = { description: "VPCs and peering" };
 
 /** Everything the CLI printed in this file's operations (`e2e.printed`) proves the token never appears in logs. */
@@ -13,13 +17,15 @@ const e2e = useRealCliStack({
   program: async () => {
     const { Workspace } = await import("pulumi-wsbridge");
     const ws = new Workspace("networking", { name: WORKSPACE_NAME, description: desired.description });
-    return { workspaceId: ws.workspaceId, description: ws.description, htmlUrl: ws.htmlUrl };
+    // Its description is changed on the server, and refresh finds it.
+    const edited = new Workspace("edited", { name: EDITED_NAME, description: "as declared" });
+    return { workspaceId: ws.workspaceId, description: ws.description, htmlUrl: ws.htmlUrl, editedDescription: edited.description };
   },
 });
 
-async function workspaceOnEmulator(): Promise<{ status: number; id?: string; description?: string | null }> {
+async function workspaceOnEmulator(name = WORKSPACE_NAME): Promise<{ status: number; id?: string; description?: string | null }> {
   const { status, doc } = await e2e.api<{ data?: { id: string; attributes: { description: string | null } } }>(
-    "GET", `/organizations/${e2e.emulator.organization}/workspaces/${WORKSPACE_NAME}`);
+    "GET", `/organizations/${e2e.emulator.organization}/workspaces/${name}`);
   return { status, id: doc.data?.id, description: doc.data?.attributes.description };
 }
 
@@ -28,18 +34,18 @@ async function patchDescriptionOnEmulator(id: string, description: string): Prom
   expect(status).toBe(200);
 }
 
-/** The Workspace resource as the state file records it. */
-async function workspaceState(): Promise<{ inputs: Record<string, unknown>; outputs: Record<string, unknown> }> {
+/** A Workspace resource as the state file records it. */
+async function workspaceState(resource: string): Promise<{ inputs: Record<string, unknown>; outputs: Record<string, unknown> }> {
   const deployment = await e2e.stack.exportStack();
-  const resources = (deployment.deployment as { resources?: { type: string; inputs: Record<string, unknown>; outputs: Record<string, unknown> }[] }).resources ?? [];
-  const found = resources.find((r) => r.type === "pulumi-nodejs:dynamic/wsbridge:Workspace");
-  if (!found) throw new Error("no Workspace in the state");
+  const resources = (deployment.deployment as { resources?: { type: string; urn: string; inputs: Record<string, unknown>; outputs: Record<string, unknown> }[] }).resources ?? [];
+  const found = resources.find((r) => r.type === TYPE && r.urn.endsWith(`::${resource}`));
+  if (!found) throw new Error(`no Workspace ${resource} in the state`);
   return found;
 }
 
 interface Step {
   op: string;
-  type: string;
+  name: string;
   changedInputs: string[];
 }
 
@@ -54,7 +60,7 @@ function stepsOf(events: EngineEvent[]): Step[] {
     const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
     keys.delete("__provider");
     const changedInputs = [...keys].filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k])).sort();
-    return [{ op: metadata.op, type: metadata.type, changedInputs }];
+    return [{ op: metadata.op, name: metadata.urn.split("::").pop() ?? "", changedInputs }];
   });
 }
 
@@ -69,7 +75,7 @@ async function preview(): Promise<{ result: PreviewResult; steps: Step[]; mutati
 test("up creates the workspace on the emulator", async () => {
   const result = await e2e.stack.up({ onOutput: e2e.log });
   expect(result.summary.result).toBe("succeeded");
-  expect(result.summary.resourceChanges).toEqual({ create: 2 });
+  expect(result.summary.resourceChanges).toEqual({ create: 3 });
   const live = await workspaceOnEmulator();
   expect(live.status).toBe(200);
   expect(live.description).toBe("VPCs and peering");
@@ -78,47 +84,46 @@ test("up creates the workspace on the emulator", async () => {
   expect(e2e.harness.allStoredText()).not.toContain(e2e.emulator.token);
 });
 
-test("a second preview reports no changes and makes no mutating call", async () => {
-  const { result, steps, mutating } = await preview();
-  expect(result.changeSummary).toEqual({ same: 2 });
-  expect(steps.map((s) => s.op)).toEqual(["same"]);
-  expect(mutating).toEqual([]);
-});
-
-test("changing the description previews exactly one update of description, and up applies it", async () => {
-  desired.description = "VPCs, peering and transit gateways";
-  const { result, steps, mutating } = await preview();
-  expect(result.changeSummary).toEqual({ same: 1, update: 1 });
-  expect(steps).toEqual([{ op: "update", type: "pulumi-nodejs:dynamic/wsbridge:Workspace", changedInputs: ["description"] }]);
-  expect(mutating).toEqual([]);
-
-  const up = await e2e.stack.up({ onOutput: e2e.log });
-  expect(up.summary.resourceChanges).toEqual({ same: 1, update: 1 });
-  expect((await workspaceOnEmulator()).description).toBe("VPCs, peering and transit gateways");
-  expect(up.outputs.description?.value).toBe("VPCs, peering and transit gateways");
-});
-
-test("refresh finds a description changed directly on the emulator, and the next preview offers to restore it", async () => {
-  const live = await workspaceOnEmulator();
+test("refresh finds a description changed directly on the emulator, into the resource's state", async () => {
+  const live = await workspaceOnEmulator(EDITED_NAME);
   await patchDescriptionOnEmulator(live.id ?? "", "edited in the UI");
 
   const refresh = await e2e.stack.refresh({ onOutput: e2e.log });
-  expect(refresh.summary.resourceChanges).toEqual({ same: 1, update: 1 });
+  expect(refresh.summary.resourceChanges).toEqual({ same: 2, update: 1 });
   // Stack outputs belong to the program and change only on `up`; the resource's state is refreshed.
-  expect((await workspaceState()).outputs.description).toBe("edited in the UI");
-
-  const { steps } = await preview();
-  expect(steps).toEqual([{ op: "update", type: "pulumi-nodejs:dynamic/wsbridge:Workspace", changedInputs: ["description"] }]);
+  expect((await workspaceState("edited")).outputs.description).toBe("edited in the UI");
+  expect((await workspaceState("networking")).outputs.description).toBe("VPCs and peering");
 });
 
-test("destroy removes the workspace from the emulator", async () => {
+test("one preview shows exactly one update of description for the program's change and one for the restore, and writes nothing", async () => {
+  desired.description = "VPCs, peering and transit gateways";
+  const { result, steps, mutating } = await preview();
+  expect(result.changeSummary).toEqual({ same: 1, update: 2 });
+  expect(steps.filter((s) => s.op !== "same").sort((a, b) => a.name.localeCompare(b.name))).toEqual([
+    { op: "update", name: "edited", changedInputs: ["description"] },
+    { op: "update", name: "networking", changedInputs: ["description"] },
+  ]);
+  expect(mutating).toEqual([]);
+});
+
+test("up applies both, on the server and in the outputs", async () => {
+  const up = await e2e.stack.up({ onOutput: e2e.log });
+  expect(up.summary.resourceChanges).toEqual({ same: 1, update: 2 });
+  expect((await workspaceOnEmulator()).description).toBe("VPCs, peering and transit gateways");
+  expect((await workspaceOnEmulator(EDITED_NAME)).description).toBe("as declared");
+  expect(up.outputs.description?.value).toBe("VPCs, peering and transit gateways");
+  expect(up.outputs.editedDescription?.value).toBe("as declared");
+});
+
+test("destroy removes the workspaces from the emulator", async () => {
   const result = await e2e.stack.destroy({ onOutput: e2e.log });
   expect(result.summary.result).toBe("succeeded");
   expect((await workspaceOnEmulator()).status).toBe(404);
+  expect((await workspaceOnEmulator(EDITED_NAME)).status).toBe(404);
 });
 
 test("nothing the CLI printed contains the token", () => {
-  expect(e2e.printed).toContain("pulumi-nodejs:dynamic/wsbridge:Workspace"); // the logs really were captured
+  expect(e2e.printed).toContain(TYPE); // the logs really were captured
   expect(e2e.printed).not.toContain(e2e.emulator.token);
 });
 

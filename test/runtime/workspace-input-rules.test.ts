@@ -1,23 +1,19 @@
-// Bad Workspace inputs fail `pulumi preview` (the real CLI), each naming the property and the rule,
-// and nothing reaches the server: the emulator's request log stays empty.
-import type { WorkspaceArgs } from "pulumi-wsbridge";
-import { engineUnreachable, realProcess } from "../support/engine-gone";
-import { useRealCliStack } from "../support/real-cli-stack";
+// Every input rule of a Workspace, at the runtime level: the kind's check (what both routes call at
+// `pulumi preview`) refuses each bad input with a failure that names the property and states the rule,
+// and sends no request. The engine only frames a failure as `property <p> value {…} has a problem:
+// <reason>`; that framing, and that the failing preview sends nothing, are shown on the real CLI by
+// test/cli/plugin-matches-workspace.test.ts ("bad inputs … fail the preview"), on both routes.
+import * as runtime from "../../provider/runtime";
+import { ownerUrl } from "../../provider/runtime/ownership";
+import { useRuntimeEmulator } from "../support/runtime-emulator";
 
-let args: Record<string, unknown> = { name: "valid" };
-
-const e2e = useRealCliStack({
-  projectName: "wsbridge-invalid-inputs",
-  program: async () => {
-    const { Workspace } = await import("pulumi-wsbridge");
-    new Workspace("subject", args as unknown as WorkspaceArgs);
-  },
-});
+const fixture = useRuntimeEmulator();
+const workspace = runtime.workspace;
 
 const long = (n: number): string => "a".repeat(n);
 const repo = { identifier: "acme/infra", oauthTokenId: "ot-abc" };
 
-/** [what is wrong, the inputs, the property the message names, a part of the rule it states] */
+/** [what is wrong, the inputs, the property the failure names, a part of the rule it states] */
 const CASES: [string, Record<string, unknown>, string, string][] = [
   ["an empty name", { name: "" }, "name", "only letters, digits"],
   ["a name with a space", { name: "has space" }, "name", "only letters, digits"],
@@ -42,7 +38,7 @@ const CASES: [string, Record<string, unknown>, string, string][] = [
   ["trigger patterns with file triggers off", { name: "ok", fileTriggersEnabled: false, triggerPatterns: ["*.tf"] }, "triggerPatterns", "must be empty when fileTriggersEnabled is false"],
   ["state shared with the project and the organization", { name: "ok", globalRemoteState: true, projectRemoteState: true }, "projectRemoteState", "must not be true together with globalRemoteState"],
   ["a repository without an OAuth token at create", { name: "ok", vcsRepo: { identifier: "acme/infra" } }, "vcsRepo.oauthTokenId", "required when the repository is first connected"],
-  ["a repository identifier without an owner", { name: "ok", vcsRepo: { ...repo, identifier: "infra" } }, "vcsRepo.identifier", ':org/:repo'],
+  ["a repository identifier without an owner", { name: "ok", vcsRepo: { ...repo, identifier: "infra" } }, "vcsRepo.identifier", ":org/:repo"],
   ["a repository with both connections", { name: "ok", vcsRepo: { ...repo, githubAppInstallationId: "ghain-1" } }, "vcsRepo.githubAppInstallationId", "must not be set together with vcsRepo.oauthTokenId"],
   ["a repository without an identifier", { name: "ok", vcsRepo: { oauthTokenId: "ot-abc" } }, "vcsRepo.identifier", "must be a string"],
   ["a tag pattern that is not a regular expression", { name: "ok", vcsRepo: { ...repo, tagsRegex: "v(" } }, "vcsRepo.tagsRegex", "valid regular expression"],
@@ -50,7 +46,7 @@ const CASES: [string, Record<string, unknown>, string, string][] = [
   ["a project id of the wrong form", { name: "ok", projectId: "team-a" }, "projectId", 'must be a project id ("prj-…")'],
   ["eleven tag bindings", { name: "ok", tagBindings: Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`k${i}`, "v"])) }, "tagBindings", "at most 10 tags directly, got 11"],
   ["a reserved tag key", { name: "ok", tagBindings: { "hc:owner": "me" } }, "tagBindings.hc:owner", "reserved prefixes hc: or hcp:"],
-  ["a tag key over 128 characters", { name: "ok", tagBindings: { [long(129)]: "v" } }, "tagBindings", "at most 128 characters"],
+  ["a tag key over 128 characters", { name: "ok", tagBindings: { [long(129)]: "v" } }, `tagBindings.${long(129)}`, "at most 128 characters"],
   ["a tag value over 256 characters", { name: "ok", tagBindings: { env: long(257) } }, "tagBindings.env", "at most 256 characters"],
   ["a tag value with a space", { name: "ok", tagBindings: { env: "pro d" } }, "tagBindings.env", "only letters, digits and _ . = + - @ :"],
   ["a flat tag with a space", { name: "ok", tagNames: ["pro d"] }, "tagNames[0]", "only letters, digits"],
@@ -62,43 +58,26 @@ const CASES: [string, Record<string, unknown>, string, string][] = [
   ["a boolean given as text", { name: "ok", allowDestroyPlan: "yes" }, "allowDestroyPlan", "must be a boolean"],
 ];
 
-/**
- * Under heavy load the Automation API's inline program host sometimes cannot reach the engine
- * (gRPC 14 UNAVAILABLE inside the SDK's setRootResource, an unhandled rejection in this process);
- * that preview then runs the program only part-way and "succeeds" without registering the Workspace
- * (a change summary with the stack alone, or empty; the rejection is not always seen here).
- * Such a run says nothing about our check, so it is run again; a preview that registered the
- * Workspace and succeeded is a real failure.
- */
-// Counted here so that such a preview is run again; test/support/engine-gone-setup.ts marks them handled.
-let unreachableSeen = 0;
-const onRejection = (reason: unknown): void => {
-  if (engineUnreachable(reason)) unreachableSeen++;
-};
-beforeAll(() => { realProcess.on("unhandledRejection", onRejection); });
-afterAll(() => { realProcess.off("unhandledRejection", onRejection); });
+// As the dynamic route sends them at a first preview: no old inputs, the serialized provider and the
+// class's owner marker beside what the program declared.
+const asRegistered = (inputs: Record<string, unknown>): Record<string, unknown> => ({
+  ...inputs, __provider: "serialized provider", __owner: ownerUrl({ project: "proj", stack: "dev", kind: "Workspace", name: "subject" }),
+});
 
-async function previewFailure(): Promise<string> {
-  for (let attempt = 1; ; attempt++) {
-    const before = unreachableSeen;
-    try {
-      const result = await e2e.stack.preview();
-      // Every program here registers the stack and one Workspace: fewer in the summary means the program
-      // lost its connection to the engine part-way (it can fail after registering the stack).
-      const registered = Object.values(result.changeSummary).reduce((sum, n) => sum + (n ?? 0), 0);
-      const programRan = registered >= 2;
-      if ((unreachableSeen === before && programRan) || attempt >= 3) return `preview succeeded: ${JSON.stringify(result.changeSummary)}`;
-    } catch (error) {
-      if (unreachableSeen === before || attempt >= 3) return String((error as Error).message);
-    }
-  }
-}
+test.each(CASES)("%s fails the check, naming the property and the rule, with no request", async (_what, inputs, property, rule) => {
+  const { failures } = await workspace.check({}, asRegistered(inputs));
+  expect(failures).toContainEqual({ property, reason: expect.stringContaining(rule) });
+  expect(fixture.emulator.requests()).toEqual([]);
+});
 
-test.each(CASES)("%s fails at preview, naming the property and the rule, with no request", async (_what, inputs, property, rule) => {
-  args = inputs;
-  e2e.emulator.clearRequests();
-  const message = await previewFailure();
-  expect(message).toContain(property);
-  expect(message).toContain(rule);
-  expect(e2e.emulator.requests()).toEqual([]);
+test("inputs that keep every rule of the table pass the check, with no request", async () => {
+  // So the failures above come from the rules, not from the check refusing whatever it is given.
+  const { failures } = await workspace.check({}, asRegistered({
+    name: "ok", organization: "acme-eu", description: "text", executionMode: "agent", agentPoolId: "apool-1",
+    settingOverwrites: { executionMode: true }, autoDestroyActivityDuration: "14d", fileTriggersEnabled: true,
+    triggerPatterns: ["*.tf"], globalRemoteState: true, projectRemoteState: false, vcsRepo: repo, projectId: "prj-teamaaaaaaaaaa01",
+    tagBindings: { env: "prod" }, tagNames: ["prod"], sourceUrl: "https://ci.example.com/x", engineVersion: "1.9.5", allowDestroyPlan: true,
+  }));
+  expect(failures).toEqual([]);
+  expect(fixture.emulator.requests()).toEqual([]);
 });
