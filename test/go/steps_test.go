@@ -228,8 +228,8 @@ func badInputsFail(s *scenario, _ *program.Declared) {
 }
 
 // expectedFailures are, per kind, each property the preview of program.BadInput must name and (a part
-// of) the rule it must state: the TypeScript route's tests expect the same (plugin-route-… and
-// invalid-workspace-inputs-… under test/; the messages are the runtime's, the same on every route).
+// of) the rule it must state: the TypeScript route's tests expect the same (test/cli/plugin-matches-*
+// and test/runtime/workspace-input-rules.test.ts; the messages are the runtime's, the same on every route).
 var expectedFailures = map[string][][2]string{
 	"Workspace": {
 		{"name", "only letters, digits"},
