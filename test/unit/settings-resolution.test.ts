@@ -7,6 +7,7 @@ import * as path from "node:path";
 import {
   DEFAULT_LIMITS, clientSettingsFor, configure, resetConfigForTests, resolveSettings, sharedClient, type ConfigSource,
 } from "../../provider/runtime/config";
+import { DEFAULT_ADDRESS, LIMIT_NAMES, SETTINGS, SETTING_NAMES } from "../../provider/runtime/settings";
 
 let home: string;
 
@@ -188,5 +189,36 @@ describe("the client's limits", () => {
     for (const value of ["1.5", "1e3", "51", "30s"]) {
       expect(resolveSettings({ HOME: home, WSBRIDGE_MAX_RETRIES: value }).invalid?.[0]?.key).toBe("WSBRIDGE_MAX_RETRIES");
     }
+  });
+});
+
+describe("the README's configuration table states the settings table (provider/runtime/settings.ts)", () => {
+  const readme = fs.readFileSync(path.join(__dirname, "../../README.md"), "utf8");
+  const section = readme.slice(readme.indexOf("## Configuration"), readme.indexOf("\n## ", readme.indexOf("## Configuration") + 1));
+  /** Each table row's cells: setting, stack config, environment, default. */
+  const rows = section.split("\n").filter((line) => line.startsWith("| ") && line.includes("`wsbridge:"))
+    .map((line) => line.split("|").slice(1, -1).map((cell) => cell.trim()));
+  const codeSpans = (cell: string): string[] => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1] ?? "");
+  const byName = new Map(rows.map((cells) => [codeSpans(cells[1] ?? "")[0]?.replace(/^wsbridge:/, "") ?? "", cells]));
+
+  test("it has one row per setting, and no other", () => {
+    expect([...byName.keys()].sort()).toEqual([...SETTING_NAMES].sort());
+  });
+
+  test.each(SETTING_NAMES)("%s: its environment variables, in the order they are read", (name) => {
+    const variables = (text: string): string[] => codeSpans(text).filter((span) => /^[A-Z][A-Z0-9_]+$/.test(span));
+    const setting: { environment: readonly string[]; thenFrom?: string } = SETTINGS[name];
+    expect(variables(byName.get(name)?.[2] ?? "")).toEqual([...setting.environment, ...variables(setting.thenFrom ?? "")]);
+  });
+
+  test.each(LIMIT_NAMES)("%s: its range and its default", (name) => {
+    const cells = byName.get(name) ?? [];
+    const rule = SETTINGS[name];
+    expect(cells[0]).toContain(`${rule.min}–${rule.max})`);
+    expect(codeSpans(cells[3] ?? "")).toEqual([String(DEFAULT_LIMITS[name])]);
+  });
+
+  test("the address's default is the one the settings resolve to", () => {
+    expect(codeSpans(byName.get("address")?.[3] ?? "")).toEqual([DEFAULT_ADDRESS]);
   });
 });
