@@ -1,8 +1,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { WorkspaceInputs } from "../../schemas/workspace";
 import {
-  OPTIONAL_INPUTS, WORKSPACE_REPORT_KEYS, type EffectiveTagBindingOutput, type VcsRepoOutput,
+  OPTIONAL_INPUTS, WORKSPACE_REPORT_KEYS, type EffectiveTagBindingOutput, type VcsRepoOutput, type WorkspaceReport,
 } from "../../runtime/kinds/workspace/fields";
+import type { Assert, Equals } from "../../schemas/type-equality";
 import { workspaceProvider } from "../serialized-providers";
 import { claimWorkspaceTagKeys, defaultOrganization, ownerMarker, registerWorkspaceStateSharing } from "../program-checks";
 import { WsbridgeResource, outputsReadFrom } from "../resource-base";
@@ -193,3 +194,10 @@ outputsReadFrom("__outputs", Workspace.prototype, WORKSPACE_REPORT_KEYS);
 function isEventual(value: unknown): boolean {
   return pulumi.Output.isInstance(value) || (typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function");
 }
+
+// The class declares every output the state holds, each with the state's type: the field list is the
+// runtime's (kinds/workspace/fields.ts), and this fails to compile when the two part.
+type DeclaredOutputs = {
+  [K in keyof WorkspaceReport]: K extends keyof Workspace ? Workspace[K] extends pulumi.Output<infer T> ? T : never : never;
+};
+type ClassDeclaresEveryOutput = Assert<Equals<DeclaredOutputs, WorkspaceReport>>;

@@ -1,6 +1,7 @@
 // The Workspace kind's facts: its outputs' shape and names, and its inputs by how the lifecycle treats
 // them. Types and constants only, so the dynamic class can read the lists without loading the runtime.
 import type { WorkspaceInputs } from "../../../schemas/workspace";
+import type { Workspace } from "../../api";
 import type { Props } from "../../lifecycle";
 import type { Assert, Equals } from "../../../schemas/type-equality";
 
@@ -24,66 +25,37 @@ export type VcsRepoOutput = {
   repositoryHttpUrl: string | null; serviceProvider: string | null; webhookUrl: string | null;
 };
 
+/** The outputs that carry the server's value as the client's model has it (runtime/api). */
+type AsReported = Pick<Workspace,
+  "name" | "organization" | "executionMode" | "agentPoolId" | "operations" | "allowDestroyPlan" |
+  "autoApply" | "autoDestroyAt" | "autoDestroyActivityDuration" | "autoDestroyStatus" |
+  "inheritsProjectAutoDestroy" | "fileTriggersEnabled" | "triggerPatterns" | "triggerPrefixes" |
+  "globalRemoteState" | "queueAllRuns" | "speculativeEnabled" | "structuredRunOutputEnabled" |
+  "engineVersion" | "sourceName" | "sourceUrl" | "source" | "environment" | "vcsRepoIdentifier" |
+  "oauthClientName" | "projectId" | "sshKeyId" | "currentRunId" | "currentStateVersionId" |
+  "currentConfigurationVersionId" | "tagNames" | "isDestroyable" | "locked" | "lockedReason" | "lockedBy" |
+  "resourceCount" | "createdAt" | "updatedAt" | "latestChangeAt" | "lastAssessmentResultAt" |
+  "applyDurationAverage" | "planDurationAverage" | "policyCheckFailures" | "runFailures" |
+  "workspaceKpisRunsCount"
+>;
+
 /** Everything a Workspace resource exposes: the server's state, in the inputs' names and shapes where they overlap. */
 // A type alias (not an interface) so outputs pass where the engine's plain property maps are expected.
-export type WorkspaceOutputs = {
+export type WorkspaceOutputs = AsReported & {
   workspaceId: string;
-  name: string;
-  organization: string;
+  /** `""` when the workspace has none. */
   description: string;
-  executionMode: string;
-  agentPoolId: string | null;
-  operations: boolean | null;
   settingOverwrites: { executionMode: boolean; agentPool: boolean };
-  allowDestroyPlan: boolean;
   assessmentsEnabled: boolean | null;
-  autoApply: boolean;
   autoApplyRunTrigger: boolean;
-  autoDestroyAt: string | null;
-  autoDestroyActivityDuration: string | null;
-  autoDestroyStatus: string | null;
-  inheritsProjectAutoDestroy: boolean | string | null;
-  fileTriggersEnabled: boolean;
-  triggerPatterns: string[];
-  triggerPrefixes: string[];
-  globalRemoteState: boolean;
   /** Null when the server does not report it. */
   projectRemoteState: boolean | null;
-  queueAllRuns: boolean;
-  speculativeEnabled: boolean;
-  structuredRunOutputEnabled: boolean | null;
-  engineVersion: string | null;
+  /** `""` for the repository root. */
   workingDirectory: string;
-  sourceName: string | null;
-  sourceUrl: string | null;
-  source: string | null;
-  environment: string | null;
   vcsRepo: VcsRepoOutput | null;
-  vcsRepoIdentifier: string | null;
-  oauthClientName: string | null;
-  projectId: string | null;
-  sshKeyId: string | null;
-  currentRunId: string | null;
-  currentStateVersionId: string | null;
-  currentConfigurationVersionId: string | null;
-  tagNames: string[];
   tagBindings: Record<string, string>;
   effectiveTagBindings: EffectiveTagBindingOutput[];
   permissions: Record<string, boolean>;
-  isDestroyable: boolean | null;
-  locked: boolean;
-  lockedReason: string | null;
-  lockedBy: { type: string; id: string } | null;
-  resourceCount: number;
-  createdAt: string;
-  updatedAt: string;
-  latestChangeAt: string | null;
-  lastAssessmentResultAt: string | null;
-  applyDurationAverage: number | null;
-  planDurationAverage: number | null;
-  policyCheckFailures: number | null;
-  runFailures: number | null;
-  workspaceKpisRunsCount: number | null;
   htmlUrl: string;
   apiUrl: string;
   forceDelete: boolean;
