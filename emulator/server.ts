@@ -11,7 +11,7 @@ import { bearerToken, resolvePrincipal, type Principal } from "./auth";
 import type { App, HandlerResult, RequestContext, RouteDef } from "./context";
 import { issueToken as issueTokenInStore } from "./domain/organizations";
 import { ApiError, errors } from "./errors";
-import { FaultController } from "./faults";
+import { FaultController, type FaultDecision } from "./faults";
 import { loadFixtures, seedStore } from "./fixtures";
 import { readBody, sleep, writeJson, writeRaw } from "./http-io";
 import { newRequestId, nowIso } from "./ids";
@@ -176,17 +176,17 @@ export async function startServer(options: EmulatorOptions = {}): Promise<Runnin
     const latency = faults.latencyMs();
     if (latency > 0) await sleep(latency);
     const decision = faults.decide(method, path, token ?? `anonymous:${req.socket.remoteAddress ?? ""}`, Date.now());
-    if (decision.kind === "drop-before") {
-      entry.fault = "drop-before";
-      req.socket.destroy();
-      return;
-    }
-    if (decision.kind === "error") {
-      entry.fault = decision.fault;
-      entry.status = decision.error.status;
-      respond(res, { status: decision.error.status, headers: decision.error.headers }, decision.error, plain);
-      return;
-    }
+    const injectFault = (fault: Exclude<FaultDecision, { kind: "none" }>): void => {
+      entry.fault = fault.fault;
+      if (!("error" in fault)) {
+        req.socket.destroy();
+        return;
+      }
+      entry.status = fault.error.status;
+      respond(res, { status: fault.error.status, headers: fault.error.headers }, fault.error, plain);
+    };
+    // A fault before the request is applied: the connection dropped, or an error answered instead.
+    if (decision.kind === "drop-before" || decision.kind === "error") return injectFault(decision);
     let result: HandlerResult;
     let error: ApiError | undefined;
     try {
@@ -204,17 +204,8 @@ export async function startServer(options: EmulatorOptions = {}): Promise<Runnin
         if (!options.quiet) console.error("wsbridge-emulator: cannot persist state", e);
       }
     }
-    if (decision.kind === "drop-after") {
-      entry.fault = "drop-after";
-      req.socket.destroy();
-      return;
-    }
-    if (decision.kind === "error-after-apply") {
-      entry.fault = decision.fault;
-      entry.status = decision.error.status;
-      respond(res, { status: decision.error.status, headers: decision.error.headers }, decision.error, plain);
-      return;
-    }
+    // A fault after it was applied: the answer lost, or an error answered in its place.
+    if (decision.kind === "drop-after" || decision.kind === "error-after-apply") return injectFault(decision);
     entry.status = result.status;
     respond(res, result, error, plain);
   }
