@@ -10,13 +10,13 @@
 // Where a user would look between two commands, the session stops (test/support/example-readme/pulumi:
 // before and after each program run, before `destroy`) and the test checks what the example declared
 // on the emulator, and runs what the README does not: previews (before anything exists, a no-op one,
-// one with a read-only token, one of an edited program), a refresh. Those run on the README's own stack, in this process through
-// the Automation API with the example's program imported from the repository (as the other real-CLI
-// tests run programs), against the same emulator; the provider is the one the folder installed from
-// the tarball. After the session the test checks what `destroy` sent, in which order, and what it
-// left. So one run per example proves both the README as typed and the program's exact effect.
-// examples/platform's first preview, before anything exists, runs on a stack of its own, on an
-// in-process emulator seeded with its fixtures.json.
+// one with a read-only token, one of an edited program) and a refresh. Those run on the README's own
+// stack, in this process through the Automation API with the example's program imported from the
+// repository (as the other real-CLI tests run programs), against the same emulator; the provider is
+// the one the folder installed from the tarball. After the session the test checks what `destroy`
+// sent, in which order, and what it left. So one run per example proves both the README as typed and
+// the program's exact effect. examples/platform's first preview, before anything exists, runs on a
+// stack of its own, on an in-process emulator seeded with its fixtures.json.
 //
 // What cannot run here, and what runs instead:
 // - `pulumi up` and `pulumi preview` need the Node.js language host, which cannot be built on these
@@ -255,16 +255,20 @@ interface Variant {
 let cli: Promise<PulumiCommand> | undefined;
 
 /**
- * Lets a session waiting at a stop go on: a line on the FIFO it reads. Opened without blocking (a
- * blocking open of a FIFO can hang the process), so until the shim has opened its end, it tries again.
+ * Lets a session waiting at a stop go on: "go" on the stop's own FIFO (the shim makes one per stop).
+ * Opened without blocking (a blocking open of a FIFO can hang the process), so until the shim has
+ * opened its end, it tries again.
  */
-async function resumeSession(fifo: string, child: ChildProcess): Promise<void> {
+async function resumeSession(fifo: string, child: ChildProcess, shell: () => string): Promise<void> {
   for (;;) {
     let fd: number;
     try {
       fd = fs.openSync(fifo, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "ENXIO" || child.exitCode !== null) throw e;
+      if ((e as NodeJS.ErrnoException).code !== "ENXIO") throw e;
+      if (child.exitCode !== null || child.signalCode !== null) {
+        throw new Error(`the session ended (exit ${String(child.exitCode)}, signal ${String(child.signalCode)}) at a stop\n${shell()}`);
+      }
       await new Promise((resolve) => setTimeout(resolve, 50));
       continue;
     }
@@ -283,8 +287,7 @@ async function resumeSession(fifo: string, child: ChildProcess): Promise<void> {
  */
 async function runSession(script: string, cwd: string, env: NodeJS.ProcessEnv, onStop: (name: string) => Promise<void>): Promise<Shell> {
   const stops = fs.mkdtempSync(path.join(work, "stops-"));
-  const resume = path.join(stops, "resume");
-  execFileSync("mkfifo", [resume]);
+  fs.writeFileSync(path.join(stops, "stops"), "");
   const child = spawn("bash", ["-c", `set -e -o pipefail\n${script}`], {
     cwd, env: { ...env, WSBRIDGE_README_STOPS: stops }, stdio: ["ignore", "pipe", "pipe"], detached: true,
   });
@@ -304,12 +307,11 @@ async function runSession(script: string, cwd: string, env: NodeJS.ProcessEnv, o
   let failure: unknown;
   while (code === undefined && failure === undefined) {
     await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 200))]);
-    const file = path.join(stops, "stops");
-    const lines = fs.existsSync(file) ? fs.readFileSync(file, "utf8").split("\n").slice(0, -1) : [];
+    const lines = fs.readFileSync(path.join(stops, "stops"), "utf8").split("\n").slice(0, -1);
     for (; handled < lines.length && failure === undefined; handled++) {
       try {
         await onStop(lines[handled] ?? "");
-        await resumeSession(resume, child);
+        await resumeSession(path.join(stops, `resume-${handled + 1}`), child, () => `stopped at: ${lines.slice(0, handled + 1).join(", ")}\n--- stderr\n${stderr}\n--- stdout\n${stdout.slice(-4000)}`);
       } catch (e) {
         failure = e;
       }
