@@ -5,7 +5,7 @@
 // destroy. A CommonJS program and an ES module together in one stack (each its own workspace), and
 // the CommonJS one again with the lowest @pulumi/pulumi the peer range allows.
 //
-// Where the time goes, and what is spared: the copy gets the repository's node_modules (a real copy,
+// Where the time goes, and what is spared: the copy gets the repository's node_modules (hard links,
 // the stamp of scripts/ensure-deps.sh removed), so the prepack build still runs `npm install` (which
 // finds the lock's packages there) and a full `tsc` of the never-built sources, without unpacking 500
 // packages from npm's cache. `npm publish --dry-run` runs with --ignore-scripts: its prepack would
@@ -123,13 +123,18 @@ beforeAll(async () => {
   cliRoot = pulumiCliRoot();
 
   // npm pack from sources that were never built: the prepack script installs and builds. The copy
-  // starts with the repository's packages (copied, not linked: npm and ensure-deps write there)
-  // but without ensure-deps' stamp, so the prepack's `npm install` runs and checks them against the lock.
+  // starts with the repository's packages but without ensure-deps' stamp, so the prepack's `npm
+  // install` runs and checks them against the lock. Hard links, except for the two files written in
+  // place there (npm's hidden lockfile, ensure-deps' stamp): npm replaces or removes what it changes.
   const source = path.join(work, "source");
   copyWorkingTree(".", source);
   expect(fs.existsSync(path.join(source, "dist"))).toBe(false);
-  execFileSync("cp", ["-a", path.join(repoRoot, "node_modules"), path.join(source, "node_modules")]);
-  fs.rmSync(path.join(source, "node_modules", ".wsbridge-lock.sha256"), { force: true });
+  const modules = path.join(source, "node_modules");
+  execFileSync("cp", ["-al", path.join(repoRoot, "node_modules"), modules]);
+  fs.rmSync(path.join(modules, ".wsbridge-lock.sha256"), { force: true });
+  const hiddenLock = path.join(modules, ".package-lock.json");
+  fs.rmSync(hiddenLock, { force: true });
+  fs.copyFileSync(path.join(repoRoot, "node_modules", ".package-lock.json"), hiddenLock);
   const pack = spawnSync("npm", ["pack", "--json", "--pack-destination", work], { cwd: source, encoding: "utf8", maxBuffer: 64 * 2 ** 20 });
   if (pack.status !== 0) throw new Error(`npm pack failed:\n${pack.stderr}`);
   prepackInstalled = pack.stderr.includes("ensure-deps: installing npm dependencies");
