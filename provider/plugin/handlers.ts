@@ -10,7 +10,7 @@ import { fromStruct, secretKeysOf, toStruct, type Unwrapped } from "./properties
 import { changedSettings, configFailures, configSourceOf, configureRuntime } from "./configure";
 import { checkResource, createResource, deleteResource, diffResource, readResource, updateResource } from "./resource-operations";
 import { invokeFunction } from "./invoke";
-import { packageSchemaText, pluginVersion } from "./package-files";
+import { packageSchemaText, pluginVersion } from "../runtime/package-files";
 import type { ConfigSource } from "../runtime/config";
 import { cancelRequests } from "../runtime/api/cancellation";
 

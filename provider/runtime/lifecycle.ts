@@ -59,6 +59,15 @@ export interface Imported<O> {
 }
 
 /**
+ * What an import of a kind adopts from objects already read (`wsbridge adopt` reads them in bulk and
+ * asks each kind, as its own `importById` does): the import id and the inputs that reproduce the
+ * object, or why it cannot be adopted.
+ */
+export type Adoption =
+  | { readonly importId: string; readonly inputs: Props }
+  | { readonly refusal: string };
+
+/**
  * THE lifecycle of a resource kind, as both doors call it: the dynamic route's serialized providers
  * (through runtime/index.ts) and the provider plugin (plugin/resource-kinds.ts). Each kind's module
  * implements it as {@link KindModule}.

@@ -410,6 +410,15 @@ describe("D. module version deprecation and registry reads", () => {
     expect((await client.readRegistryModuleVersion(registryRef)).deprecation).toBeNull();
   });
 
+  test("the organization's registry modules and projects are listed, all pages (go-tfe's RegistryModules.List, Projects.List)", async () => {
+    const modules: { name: string; provider: string; registryName: string }[] = [];
+    for await (const m of client.listRegistryModules(ORG)) modules.push({ name: m.name, provider: m.provider, registryName: m.registryName });
+    expect(modules).toContainEqual({ name: "vpc", provider: "aws", registryName: "private" });
+    const projects: string[] = [];
+    for await (const p of client.listProjects(ORG)) projects.push(p.id);
+    expect(projects).toContain(PROJECT_ID);
+  });
+
   test("a module version that does not exist is a NotFoundError, in both APIs", async () => {
     expect(await recorder.failure(client.deprecateModuleVersion({ ...ref, version: "9.9.9" }, { reason: "x" }))).toBeInstanceOf(NotFoundError);
     const e = await recorder.failure(client.readRegistryModuleVersion({ ...registryRef, version: "9.9.9" }));
@@ -419,7 +428,7 @@ describe("D. module version deprecation and registry reads", () => {
 });
 
 describe("coverage of the client's surface", () => {
-  test("the client has one method per endpoint A1–D4, plus ping and edition", () => {
+  test("the client has one method per endpoint A1–D4, plus ping, edition and the project and module lists adopt reads", () => {
     const publicMethods = Object.getOwnPropertyNames(WsbridgeClient.prototype)
       .filter((name) => name !== "constructor" && name !== "editionSource");
     expect(publicMethods.sort()).toEqual([...CLIENT_METHODS].sort());

@@ -75,6 +75,8 @@ export const CLIENT_METHODS = [
   "listTags", "addTags", "removeTags", "listTagBindings", "listEffectiveTagBindings", "addTagBindings",
   "readDataRetentionPolicy", "setDataRetentionPolicy", "deleteDataRetentionPolicy",
   "deprecateModuleVersion", "undeprecateModuleVersion", "readRegistryModuleVersion", "listRegistryModuleVersions",
+  // Not in the spec; the service's, as go-tfe calls them (`wsbridge adopt` reads them).
+  "listProjects", "listRegistryModules",
 ] as const;
 
 /** Wraps a client so that every method called on it is added to `called` (a suite then checks that it

@@ -6,9 +6,10 @@
  * and diff); the first request throws MissingTokenError instead.
  */
 import type { DataRetentionPolicy, DataRetentionPolicyInput } from "./documents/data-retention";
+import type { Project } from "./documents/projects";
 import type { DeprecationInput, ModuleVersionDeprecation, ModuleVersionRef } from "./documents/module-versions";
 import type {
-  RegistryModuleRef, RegistryModuleVersion, RegistryModuleVersionRef, RegistryModuleVersionSummary,
+  RegistryModule, RegistryModuleRef, RegistryModuleVersion, RegistryModuleVersionRef, RegistryModuleVersionSummary,
 } from "./documents/registry";
 import type { EffectiveTagBinding, TagBinding, TagBindingInput } from "./documents/tag-bindings";
 import type { Tag, TagRef } from "./documents/tags";
@@ -18,6 +19,7 @@ import * as dataRetention from "./operations/data-retention";
 import * as locks from "./operations/locks";
 import * as moduleVersions from "./operations/module-versions";
 import { detectEdition, ping, type PingInfo } from "./operations/ping";
+import * as projects from "./operations/projects";
 import * as registry from "./operations/registry";
 import * as consumers from "./operations/remote-state-consumers";
 import * as sshKeys from "./operations/ssh-keys";
@@ -220,6 +222,16 @@ export class WsbridgeClient {
   /** D4. */
   listRegistryModuleVersions(ref: RegistryModuleRef): Promise<RegistryModuleVersionSummary[]> {
     return registry.listRegistryModuleVersions(this.core, ref);
+  }
+
+  /** The organization's projects, all pages (not in the spec; go-tfe `Projects.List`). */
+  listProjects(organization: string): AsyncIterable<Project> {
+    return projects.listProjects(this.core, organization);
+  }
+
+  /** The organization's registry modules, all pages (not in the spec; go-tfe `RegistryModules.List`). */
+  listRegistryModules(organization: string): AsyncIterable<RegistryModule> {
+    return registry.listRegistryModules(this.core, organization);
   }
 
   private editionSource(): dataRetention.EditionSource {

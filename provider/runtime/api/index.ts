@@ -21,7 +21,8 @@ export type { IncludedResource } from "./documents/common";
 export type { Tag, TagRef } from "./documents/tags";
 export type { EffectiveTagBinding, TagBinding, TagBindingInput } from "./documents/tag-bindings";
 export type { DataRetentionPolicy, DataRetentionPolicyInput, DataRetentionPolicyKind } from "./documents/data-retention";
+export type { Project } from "./documents/projects";
 export type { DeprecationInput, ModuleVersionDeprecation, ModuleVersionRef } from "./documents/module-versions";
 export type {
-  Deprecation, RegistryModuleRef, RegistryModuleVersion, RegistryModuleVersionRef, RegistryModuleVersionSummary,
+  Deprecation, RegistryModule, RegistryModuleRef, RegistryModuleVersion, RegistryModuleVersionRef, RegistryModuleVersionSummary,
 } from "./documents/registry";

@@ -22,7 +22,7 @@ import {
 import { resolveSettings, settingsProblem, sharedClient } from "../config";
 import {
   isUnknown, withStaleSettingsHint, userInputs, validate, withoutProvider, UNKNOWN,
-  type CheckFailure, type CheckOutcome, type DiffOutcome, type Imported, type Props, type PropertyChange,
+  type CheckFailure, type Adoption, type CheckOutcome, type DiffOutcome, type Imported, type Props, type PropertyChange,
 } from "../lifecycle";
 import { changedPaths, pathsOfChange } from "../property-paths";
 import { parseWorkspaceImportId, readWorkspaceForImport, type WorkspaceRef } from "../import-ids";
@@ -281,6 +281,17 @@ export async function importById(importId: string, _internal: Props): Promise<Im
   if (await sourceOf(client, found.id, policy, found.workspace) === "organization") return undefined;
   const props = outputsOf(found.id, policy, "workspace");
   return { id: found.id, props, inputs: inputsFrom(props) };
+}
+
+/**
+ * What an import adopts, given the workspace (its `data-retention-policy` relationship says whether it
+ * has a policy of its own) and, when it has, the policy C11 answered: the workspace's own policy; one
+ * that follows the organization's default is nothing (undefined).
+ */
+export function adoptionOf(workspace: Workspace, policy: DataRetentionPolicy | undefined): Adoption | undefined {
+  if (policy === undefined || workspace.dataRetentionPolicy === null) return undefined;
+  if (policy.target !== null && !(policy.target.type === "workspaces" && policy.target.id === workspace.id)) return undefined;
+  return { importId: workspace.id, inputs: inputsFrom(outputsOf(workspace.id, policy, "workspace")) };
 }
 
 /**

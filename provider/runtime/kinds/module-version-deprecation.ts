@@ -23,11 +23,11 @@ import {
 } from "../../schemas/module-version-deprecation";
 import {
   NotFoundError, OutcomeUnknownError, ServerError, TransportError, ValidationError,
-  type ModuleVersionDeprecation, type ModuleVersionRef, type RegistryModuleVersion, type WsbridgeClient,
+  type Deprecation, type ModuleVersionDeprecation, type ModuleVersionRef, type RegistryModuleVersion, type WsbridgeClient,
 } from "../api";
 import { resolveSettings, settingsProblem, sharedClient, withDefaultOrganization } from "../config";
 import {
-  UNKNOWN, isUnknown, withStaleSettingsHint, userInputs, validate, withoutProvider, type CheckOutcome, type DiffOutcome,
+  UNKNOWN, isUnknown, withStaleSettingsHint, userInputs, validate, withoutProvider, type Adoption, type CheckOutcome, type DiffOutcome,
   type Imported, type PropertyChange, type Props,
 } from "../lifecycle";
 import { assertServesTheApi, readUnlessGone } from "../serves-the-api";
@@ -294,18 +294,28 @@ export async function importById(importId: string, _internal: Props): Promise<Im
     client.readRegistryModuleVersion({ namespace: key.organization, name: key.moduleName, provider: key.provider, version: key.version }));
   if (live === undefined) return undefined;
   if (live.deprecation === null) return undefined;
-  const { reason, link } = live.deprecation;
-  const outs: ModuleVersionDeprecationOutputs = {
+  const outs = importedOutputs(key, live.deprecation);
+  return { id: idOf(outs), props: outs, inputs: inputsFrom(outs) };
+}
+
+function importedOutputs(key: VersionKey, deprecation: Deprecation): ModuleVersionDeprecationOutputs {
+  const { reason, link } = deprecation;
+  return {
     ...key,
     moduleSource: `${key.organization}/${key.moduleName}/${key.provider}`,
     // No link is stored as "": declared as none, which refresh matches with it.
     reason, link: link === "" ? null : link, registryReason: reason, registryLink: link,
     moduleVersionId: "", deprecationId: null,
   };
-  return { id: idOf(outs), props: outs, inputs: inputsFrom(outs) };
 }
 
-type VersionKey = { organization: string; moduleName: string; provider: string; version: string };
+/** What an import adopts of a version the registry lists (D4): its deprecation; none is nothing (undefined). */
+export function adoptionOf(key: VersionKey, deprecation: Deprecation | null): Adoption | undefined {
+  if (deprecation === null) return undefined;
+  return { importId: idOf(key), inputs: inputsFrom(importedOutputs(key, deprecation)) };
+}
+
+export type VersionKey = { organization: string; moduleName: string; provider: string; version: string };
 
 function parseImportId(importId: string): VersionKey {
   const parts = importId.split("/");

@@ -19,7 +19,7 @@ import { remoteStateConsumersInputsSchema, type RemoteStateConsumersInputs } fro
 import { NotFoundError, ValidationError, type WsbridgeClient } from "../api";
 import { settingsProblem, sharedClient } from "../config";
 import {
-  UNKNOWN, isUnknown, withStaleSettingsHint, userInputs, validate, withoutProvider, type CheckFailure, type CheckOutcome,
+  UNKNOWN, isUnknown, withStaleSettingsHint, userInputs, validate, withoutProvider, type CheckFailure, type Adoption, type CheckOutcome,
   type DiffOutcome, type Imported, type PropertyChange, type Props,
 } from "../lifecycle";
 import { childPath } from "../property-paths";
@@ -333,6 +333,17 @@ export async function importById(importId: string, internal: Props): Promise<Imp
   const owner = internal.__owner;
   const outs = withOwner(outputsOf(request.workspaceId, managed, live, request.exclusive), owner);
   return { id: idOf(request.workspaceId, owner), props: outs, inputs: inputsOf(outs) };
+}
+
+/**
+ * What an import adopts of a workspace's consumers, additively: those named (the consumers an
+ * adoption can declare); none is nothing (undefined). The import id names them, so a consumer added
+ * between the listing and the import is not adopted unseen.
+ */
+export function adoptionOf(workspaceId: string, consumerIds: readonly string[]): Adoption | undefined {
+  if (consumerIds.length === 0) return undefined;
+  const sorted = [...consumerIds].sort(byId);
+  return { importId: `${workspaceId}/${sorted.join(",")}`, inputs: { workspaceId, consumerIds: sorted } };
 }
 
 function parseImportId(importId: string): ImportRequest {

@@ -17,7 +17,7 @@ import { ForbiddenError, NotFoundError, ValidationError, type Workspace, type Ws
 import { settingsProblem, sharedClient } from "../config";
 import {
   isUnknown, withStaleSettingsHint, userInputs, validate, withoutProvider, UNKNOWN,
-  type CheckOutcome, type DiffOutcome, type Imported, type Props, type PropertyChange,
+  type Adoption, type CheckOutcome, type DiffOutcome, type Imported, type Props, type PropertyChange,
 } from "../lifecycle";
 import { noteForTheUser } from "../engine-log";
 import { pathsOfChange } from "../property-paths";
@@ -197,10 +197,17 @@ function whenKnown<T>(value: unknown, map: (v: unknown) => T): T | typeof UNKNOW
 export async function importById(importId: string, _internal: Props): Promise<Imported<SshKeyAssignmentOutputs> | undefined> {
   const ref = parseWorkspaceImportId(KIND, importId);
   const workspace = await readWorkspaceForImport(sharedClient(), ref);
-  if (workspace === undefined || workspace.sshKeyId === null) return undefined;
+  const adoption = workspace === undefined ? undefined : adoptionOf(workspace);
+  if (workspace === undefined || workspace.sshKeyId === null || adoption === undefined || "refusal" in adoption) return undefined;
   // A creation of its own, as a create draws: the imported resource is no other resource's replacement.
   const props = outputsOf(workspace, workspace.sshKeyId, randomUUID());
-  return { id: workspace.id, props, inputs: { workspaceId: workspace.id, sshKeyId: workspace.sshKeyId } };
+  return { id: workspace.id, props, inputs: adoption.inputs };
+}
+
+/** What an import adopts: the key assigned to the workspace; none assigned is nothing (undefined). */
+export function adoptionOf(workspace: Workspace): Adoption | undefined {
+  if (workspace.sshKeyId === null) return undefined;
+  return { importId: workspace.id, inputs: { workspaceId: workspace.id, sshKeyId: workspace.sshKeyId } };
 }
 
 // ---- requests and errors ----------------------------------------------------------------------

@@ -20,7 +20,7 @@ import {
 import { settingsProblem, sharedClient } from "../config";
 import {
   isUnknown, withStaleSettingsHint, userInputs, validate, withoutProvider, UNKNOWN,
-  type CheckOutcome, type DiffOutcome, type Imported, type Props, type PropertyChange,
+  type Adoption, type CheckOutcome, type DiffOutcome, type Imported, type Props, type PropertyChange,
 } from "../lifecycle";
 import { noteForTheUser } from "../engine-log";
 import { pathsOfChange } from "../property-paths";
@@ -359,16 +359,24 @@ function whenKnown<T>(value: unknown, map: (v: unknown) => T): T | typeof UNKNOW
 export async function importById(importId: string, _internal: Props): Promise<Imported<WorkspaceLockOutputs> | undefined> {
   const ref = parseWorkspaceImportId(KIND, importId);
   const workspace = await readWorkspaceForImport(sharedClient(), ref);
-  if (workspace === undefined || !workspace.locked) return undefined;
+  const adoption = workspace === undefined ? undefined : adoptionOf(workspace);
+  if (workspace === undefined || adoption === undefined) return undefined;
+  if ("refusal" in adoption) throw new Error(`${KIND}: cannot import ${JSON.stringify(importId)}: ${adoption.refusal}.`);
+  const props = outputsOf(workspace, adoption.inputs as Partial<WorkspaceLockInputs>, workspace.lockedBy);
+  return { id: workspace.id, props, inputs: inputsOf(props) };
+}
+
+/**
+ * What an import adopts of the workspace's lock: the declared reason (an empty one is the default, so
+ * nothing is declared); a run's lock is refused; an unlocked workspace has nothing (undefined).
+ */
+export function adoptionOf(workspace: Workspace): Adoption | undefined {
+  if (!workspace.locked) return undefined;
   if (workspace.lockedBy?.type === "runs") {
-    throw new Error(`${KIND}: cannot import ${JSON.stringify(importId)}: workspace ${workspace.id} is locked by ` +
-      `${holderText(workspace.lockedBy)}, whose lock ends with the run; only a lock a user or a team took can be a ${KIND}.`);
+    return { refusal: `workspace ${workspace.id} is locked by ${holderText(workspace.lockedBy)}, whose lock ends with the run; only a lock a user or a team took can be a ${KIND}` };
   }
   const reason = workspace.lockedReason ?? "";
-  // An empty reason is the default: declaring nothing reproduces it.
-  const declared: Partial<WorkspaceLockInputs> = { workspaceId: workspace.id, ...(reason !== "" && { reason }) };
-  const props = outputsOf(workspace, declared, workspace.lockedBy);
-  return { id: workspace.id, props, inputs: inputsOf(props) };
+  return { importId: workspace.id, inputs: { workspaceId: workspace.id, ...(reason !== "" && { reason }) } };
 }
 
 // ---- mapping --------------------------------------------------------------------------------

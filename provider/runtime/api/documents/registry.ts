@@ -2,6 +2,7 @@
  * Registry read API (spec D3, D4; `/api/registry/v1/modules/...`, plain JSON with snake_case keys).
  */
 import { z } from "zod";
+import { paginatedDocument } from "./common";
 
 const deprecation = z.object({ reason: z.string().nullable().optional(), link: z.string().nullable().optional() });
 
@@ -29,6 +30,29 @@ export const registryModuleVersionsDocument = z.object({
     })),
   })),
 });
+
+/**
+ * `GET /api/v2/organizations/:organization/registry-modules` (not in the spec, which lists no endpoint
+ * to find an organization's modules; the service's, as the official Go client calls it:
+ * go-tfe `registry_module.go`, `RegistryModules.List`). A JSON:API page of `registry-modules`.
+ */
+export const registryModuleListDocument = paginatedDocument(z.object({
+  id: z.string(),
+  type: z.literal("registry-modules"),
+  attributes: z.object({
+    name: z.string(),
+    namespace: z.string(),
+    provider: z.string(),
+    "registry-name": z.string().nullable().optional(),
+  }),
+}));
+
+/** A module of the organization's registry. */
+export interface RegistryModule extends RegistryModuleRef {
+  id: string;
+  /** `private` or `public` (a public module the organization added to its registry). */
+  registryName: string;
+}
 
 export interface RegistryModuleRef {
   /** The organization name for private modules. */

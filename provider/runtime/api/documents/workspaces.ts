@@ -126,7 +126,8 @@ export const workspaceDocument = z.object({
 });
 
 /** A list of workspaces (A2, C1). */
-export const workspaceListDocument = paginatedDocument(workspaceResource);
+/** A2; `included` holds what `include` asked for, for every workspace of the page. */
+export const workspaceListDocument = paginatedDocument(workspaceResource).extend({ included: z.array(includedResource).optional() });
 
 // ---------------------------------------------------------------------------------------------------
 // Model

@@ -2,9 +2,10 @@
  * D3, D4. Registry read API under `/api/registry/v1` (plain JSON; 404 is `{"errors":["Not Found"]}`).
  */
 import {
-  registryModuleVersionDocument, registryModuleVersionsDocument, toRegistryModuleVersion, toRegistryModuleVersionSummaries,
-  type RegistryModuleRef, type RegistryModuleVersion, type RegistryModuleVersionRef, type RegistryModuleVersionSummary,
+  registryModuleListDocument, registryModuleVersionDocument, registryModuleVersionsDocument, toRegistryModuleVersion, toRegistryModuleVersionSummaries,
+  type RegistryModule, type RegistryModuleRef, type RegistryModuleVersion, type RegistryModuleVersionRef, type RegistryModuleVersionSummary,
 } from "../documents/registry";
+import { nextPageOf, pageSize, paginate } from "../paginate";
 import { seg, type Requester } from "../requester";
 import { requireId } from "./common";
 
@@ -28,4 +29,24 @@ export async function listRegistryModuleVersions(core: Requester, ref: RegistryM
   const base = modulePath("listRegistryModuleVersions", ref);
   const res = await core.request({ method: "GET", path: `${base}/versions`, plainJson: true });
   return toRegistryModuleVersionSummaries(core.parse(registryModuleVersionsDocument, res));
+}
+
+/** The organization's registry modules, all pages (go-tfe `RegistryModules.List`; see documents/registry.ts). */
+export function listRegistryModules(core: Requester, organization: string): AsyncGenerator<RegistryModule, void, undefined> {
+  requireId("listRegistryModules", "organization", organization);
+  const size = pageSize(undefined);
+  return paginate(async (page) => {
+    const res = await core.request({
+      method: "GET", path: `/api/v2/organizations/${seg(organization)}/registry-modules`,
+      query: { "page[number]": page, "page[size]": size },
+    });
+    const doc = core.parse(registryModuleListDocument, res);
+    return {
+      items: doc.data.map((m) => ({
+        id: m.id, name: m.attributes.name, namespace: m.attributes.namespace, provider: m.attributes.provider,
+        registryName: m.attributes["registry-name"] ?? "private",
+      })),
+      nextPage: nextPageOf(doc),
+    };
+  });
 }

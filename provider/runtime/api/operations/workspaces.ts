@@ -24,11 +24,23 @@ const includeQuery = (o: WorkspaceReadOptions | undefined) => ({ include: o?.inc
 
 /** The workspace of a single-workspace document, with the effective tag bindings it included (if asked). */
 function workspaceOf(doc: { data: Parameters<typeof toWorkspace>[0]; included?: Parameters<typeof toWorkspace>[1] }): Workspace {
-  const ws = toWorkspace(doc.data, doc.included);
-  if (doc.included !== undefined && ws.included !== undefined) {
-    const bindings = ws.included.filter((i) => i.type === "effective-tag-bindings");
+  return withEffectiveBindings(doc.data, doc.included);
+}
+
+/**
+ * The workspace with its effective tag bindings when the answer includes them. In a list, `included`
+ * holds the bindings of the whole page: the workspace's own are those its relationship names.
+ */
+function withEffectiveBindings(data: Parameters<typeof toWorkspace>[0], included: Parameters<typeof toWorkspace>[1]): Workspace {
+  const ws = toWorkspace(data, included);
+  if (included !== undefined && ws.included !== undefined) {
+    const named = data.relationships["effective-tag-bindings"]?.data;
+    const own = named === undefined || named === null ? undefined : new Set(named.map((r) => r.id));
+    const bindings = ws.included.filter((i) => i.type === "effective-tag-bindings" && (own === undefined || own.has(i.id)));
     // An answer that honoured the include carries `included` (possibly empty); one that ignored it does not.
     ws.effectiveTagBindings = bindings.map((b) => toEffectiveTagBinding(effectiveTagBindingResource.parse(b)));
+    // A list's `included` is the page's: keep only this workspace's share.
+    if (own !== undefined) ws.included = ws.included.filter((i) => i.type !== "effective-tag-bindings" || own.has(i.id));
   }
   return ws;
 }
@@ -57,7 +69,7 @@ export function listWorkspaces(core: Requester, organization: string, options?: 
       query: { ...query, "page[number]": page, "page[size]": size },
     });
     const doc = core.parse(workspaceListDocument, res);
-    return { items: doc.data.map((w) => toWorkspace(w)), nextPage: nextPageOf(doc) };
+    return { items: doc.data.map((w) => withEffectiveBindings(w, doc.included)), nextPage: nextPageOf(doc) };
   });
 }
 

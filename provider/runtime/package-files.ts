@@ -1,4 +1,5 @@
-// The plugin's version and its package schema. The bundled plugin (scripts/build-plugin.js) carries
+// The package version and its package schema, for the plugin (which serves them) and `wsbridge adopt`
+// (which writes programs typed by the schema). The bundled plugin (scripts/build-plugin.js) carries
 // both as constants, so the archive needs no file but its bundle; run from the sources (tests), they
 // are read from the package's own package.json and schema/schema.json.
 import * as fs from "node:fs";

@@ -1,0 +1,28 @@
+// What `pulumi import` of each kind adopts, from objects already read: the same functions each kind's
+// importById uses, for `wsbridge adopt`, which reads a whole organization in bulk and must declare
+// exactly the inputs the import will compare (so the first preview after adopting shows no change).
+import type { Adoption, Props } from "./lifecycle";
+import { reproducingInputs } from "./kinds/workspace/import";
+import { adoptionOf as lockAdoption } from "./kinds/workspace-lock";
+import { adoptionOf as sshKeyAdoption } from "./kinds/ssh-key-assignment";
+import { adoptionOf as policyAdoption } from "./kinds/data-retention-policy";
+import { adoptionOf as consumersAdoption } from "./kinds/remote-state-consumers";
+import { adoptionOf as deprecationAdoption } from "./kinds/module-version-deprecation";
+import type { Workspace } from "./api";
+
+export type { Adoption } from "./lifecycle";
+export type { VersionKey } from "./kinds/module-version-deprecation";
+
+/** A workspace: every setting it holds of its own; one the import id `ws-…` adopts. */
+export function workspaceAdoption(workspace: Workspace): Adoption & { readonly inputs: Props } {
+  return { importId: workspace.id, inputs: reproducingInputs(workspace) };
+}
+
+export const adoptionOf = {
+  workspace: workspaceAdoption,
+  workspaceLock: lockAdoption,
+  sshKeyAssignment: sshKeyAdoption,
+  dataRetentionPolicy: policyAdoption,
+  remoteStateConsumers: consumersAdoption,
+  moduleVersionDeprecation: deprecationAdoption,
+};
