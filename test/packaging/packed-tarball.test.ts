@@ -182,11 +182,11 @@ test("npm pack builds first and ships exactly the compiled JavaScript, its type 
   expect(prepackInstalled).toBe(true);
   expect(tarball).toMatch(new RegExp(`pulumi-wsbridge-${packageJson.version.replace(/\./g, "\\.")}\\.tgz$`));
   for (const entry of ["dist/provider/index.js", "dist/provider/index.d.ts", "dist/provider/runtime/index.js", "dist/emulator/cli.js",
-    "bin/wsbridge-emulator.js", "schema/Workspace.json", "README.md", "LICENSE", "package.json"]) {
+    "bin/wsbridge.js", "bin/wsbridge-emulator.js", "schema/Workspace.json", "schema/schema.json", "README.md", "LICENSE", "package.json"]) {
     expect(packedFiles).toContain(entry);
   }
   const unexpected = packedFiles.filter((f) =>
-    !/^dist\/.+\.(js|d\.ts)$/.test(f) && !/^schema\/[A-Za-z]+\.json$/.test(f) && !["bin/wsbridge-emulator.js", "README.md", "LICENSE", "package.json"].includes(f));
+    !/^dist\/.+\.(js|d\.ts)$/.test(f) && !/^schema\/[A-Za-z]+\.json$/.test(f) && !["bin/wsbridge.js", "bin/wsbridge-emulator.js", "README.md", "LICENSE", "package.json"].includes(f));
   expect(unexpected).toEqual([]);
   // No source maps: the TypeScript sources they would point to are not shipped.
   expect(packedFiles.filter((f) => f.endsWith(".map"))).toEqual([]);
@@ -222,6 +222,17 @@ test("the installed package exports the JSON Schema of every kind's inputs", () 
   const app = path.join(work, "app");
   const printed = run(process.execPath, ["-e", 'console.log(require("pulumi-wsbridge/schema/Workspace.json").properties.name.type)'], app);
   expect(printed.trim()).toBe("string");
+});
+
+test("the installed `wsbridge adopt` command reads the emulator the tarball started and writes a program (npx, as a user runs it)", () => {
+  const app = path.join(work, "app");
+  const out = path.join(work, "adopted");
+  const printed = execFileSync("npx", ["--no-install", "wsbridge", "adopt", "--out", out], {
+    cwd: app, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, WSBRIDGE_ADDRESS: emulatorSettings.url, WSBRIDGE_TOKEN: emulatorSettings.token, WSBRIDGE_ORGANIZATION: emulatorSettings.organization },
+  });
+  expect(printed).toContain(`Adopted from ${emulatorSettings.organization} at ${emulatorSettings.url}`);
+  expect(fs.readFileSync(path.join(out, "Pulumi.yaml"), "utf8")).toMatch(/^# Written by `wsbridge adopt`/);
 });
 
 test("the lowest @pulumi/pulumi of the peer range runs the same lifecycle against the same CLI", async () => {

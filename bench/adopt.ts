@@ -1,0 +1,85 @@
+/*
+ * `wsbridge adopt` at scale (not a test; nothing here is asserted): discovery of an estate of 1,000
+ * workspaces (tags on half, consumers on a third, locks on a tenth, SSH keys on a fifth, policies on a
+ * few, four registry modules) at the service's 30 requests/s, against its request floor (the requests
+ * it must send, divided by the limit); then the adoption step (`pulumi up` of the YAML program, every
+ * resource imported) and the first preview, on the real Pulumi CLI, at the same limit.
+ *
+ *   npx tsc -p tsconfig.json && node -r ./scripts/lib/register-ts.js bench/adopt.ts
+ *   BENCH_ADOPT_WORKSPACES=N (default 1000); BENCH_ADOPT_EDITION=hosted|self-managed (default self-managed).
+ *
+ * The rate limit is enforced per token by the emulator (a fixed window of 1 s), as the service does;
+ * the estate is seeded before it is switched on. Tokens are never printed.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { startEmulator } from "../emulator";
+import { pulumiCli } from "../scripts/lib/stack-harness";
+import { seedEstate } from "../test/support/adopt-estate";
+import { runAdopt } from "../test/support/adopt-run";
+import { YamlProject, resourceSummary } from "../test/support/yaml-import-project";
+
+const WORKSPACES = Number(process.env["BENCH_ADOPT_WORKSPACES"] ?? 1000);
+const EDITION = (process.env["BENCH_ADOPT_EDITION"] ?? "self-managed") as "hosted" | "self-managed";
+const LIMIT = 30;
+
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+
+async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const start = performance.now();
+  const value = await work();
+  return { ms: performance.now() - start, value };
+}
+
+async function main(): Promise<void> {
+  const emulator = await startEmulator({ port: 0, quiet: true, edition: EDITION });
+  const cli = await pulumiCli();
+  const project = YamlProject.create(cli, "estate-org-estate");
+  try {
+    const estate = await seedEstate(emulator.url, emulator.token, { workspaces: WORKSPACES, edition: EDITION });
+    fs.rmSync(path.join(project.dir, "Pulumi.yaml"));
+    emulator.setFaults({ rateLimit: { limit: LIMIT } });
+    emulator.clearRequests();
+
+    const discovery = await timed(() => runAdopt(["--out", project.dir, "--project-name", project.name], {
+      WSBRIDGE_ADDRESS: emulator.url, WSBRIDGE_TOKEN: estate.tokens.readOnly, WSBRIDGE_ORGANIZATION: estate.organization,
+    }));
+    if (discovery.value.code !== 0) throw new Error(`adopt failed: ${discovery.value.stderr}`);
+    const log = emulator.requests();
+    const refused = log.filter((r) => r.status === 429).length;
+    const sent = log.length - refused;
+    const floorMs = (sent / LIMIT) * 1000;
+    const readable = estate.workspaces.length - (estate.unreadableWorkspaceId === undefined ? 0 : 1);
+    const report = JSON.parse(fs.readFileSync(path.join(project.dir, "adoption-report.json"), "utf8")) as { resources: unknown[] };
+
+    await project.initStack("dev", { address: emulator.url, token: estate.tokens.readOnly, organization: estate.organization });
+    emulator.clearRequests();
+    const up = await timed(() => project.ok(["up", "--stack", "dev", "--yes", "--skip-preview"]));
+    const upRequests = emulator.requests().filter((r) => r.status !== 429).length;
+    emulator.clearRequests();
+    const preview = await timed(() => project.ok(["preview", "--stack", "dev", "--expect-no-changes"]));
+    const previewRequests = emulator.requests().filter((r) => r.status !== 429).length;
+
+    const rows: [string, string, string, string][] = [
+      ["discovery (adopt)", seconds(discovery.ms), `${sent} GETs (${(sent / readable).toFixed(2)} per workspace), ${refused} answered 429`,
+        `floor ${seconds(floorMs)}; ${(discovery.ms / floorMs).toFixed(2)}× the floor (target ≤ 1.20×)`],
+      ["adoption step (pulumi up)", seconds(up.ms), `${upRequests} GETs; ${resourceSummary(up.value.stdout).join(", ")}`,
+        `floor ${seconds((upRequests / LIMIT) * 1000)}`],
+      ["first preview", seconds(preview.ms), `${previewRequests} requests; ${resourceSummary(preview.value.stdout).join(", ")}`, ""],
+    ];
+    console.log(`wsbridge adopt: ${readable} readable workspaces (${EDITION}), ${report.resources.length} resources, at ${LIMIT} requests/s`);
+    const widths = [0, 1, 2, 3].map((i) => Math.max(...[["step", "time", "requests", "against the floor"], ...rows].map((r) => r[i]?.length ?? 0)));
+    const line = (cells: string[]): string => `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(" | ")} |`;
+    console.log(line(["step", "time", "requests", "against the floor"]));
+    console.log(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`);
+    for (const row of rows) console.log(line(row));
+  } finally {
+    project.dispose();
+    await emulator.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,109 @@
+// `wsbridge adopt`'s flags. The connection flags are the provider's settings (runtime/settings.ts),
+// resolved as the provider resolves them: a flag where stack config would be, then the environment.
+import { DEFAULT_ADDRESS, SETTINGS, type SettingName } from "../runtime/settings";
+import { LANGUAGES, type Language } from "./program/project";
+import type { Selection } from "./selection";
+
+export interface AdoptArguments {
+  /** `wsbridge:<name>` values given as flags (address, token, organization, edition). */
+  readonly settings: Partial<Record<SettingName, string>>;
+  readonly selection: Selection;
+  readonly modules: boolean;
+  readonly out: string;
+  readonly language: Language;
+  readonly projectName?: string;
+  readonly concurrency: number;
+  readonly help: boolean;
+}
+
+export class UsageError extends Error {}
+
+const CONNECTION: readonly SettingName[] = ["address", "token", "organization", "edition"];
+
+function fallbacks(name: SettingName): string {
+  return SETTINGS[name].environment.join(" or ");
+}
+
+export const USAGE = `Usage: wsbridge adopt [options]
+
+Reads every workspace of an organization and what hangs off it (locks, SSH keys, remote-state
+consumers, data-retention policies, tags) and the deprecated versions of its registry modules, and
+writes a Pulumi program that adopts them all: \`pulumi up\` of it imports every object and changes
+nothing on the server. Only reads: every request is a GET, and a read-only token is enough.
+
+Connection (the provider's settings; a flag wins over the environment):
+  --address URL            else ${fallbacks("address")}; default ${DEFAULT_ADDRESS}
+  --token TOKEN            else ${fallbacks("token")}, then TF_TOKEN_<host>, then the Terraform
+                           CLI credentials file. Prefer the environment: a flag shows in \`ps\`.
+  --organization NAME      else ${fallbacks("organization")} (required)
+  --edition hosted|self-managed   else ${fallbacks("edition")}; default: asked of the server
+
+Selection (default: the whole organization; each flag may be given more than once):
+  --project NAME|ID        workspaces of this project (any of those given)
+  --workspace GLOB         workspaces whose name matches (any); * and ? are wildcards
+  --tag KEY[=VALUE]        workspaces carrying this key-value tag, direct or inherited (all of those given)
+  --exclude GLOB           leave out workspaces whose name matches (any)
+  --no-modules             do not read the registry's modules and their deprecations
+
+Output:
+  --out DIR                the project folder (default: the current folder); a Pulumi project there
+                           that adopt did not write is refused
+  --language yaml|typescript|go   default yaml (runs with the plugin alone; \`pulumi convert\` turns it
+                           into any language)
+  --project-name NAME      the Pulumi project's name (default: <organization>-estate)
+  --concurrency N          reads in flight at once, 1 to 64 (default 8); the rate limit paces them
+  -h, --help               this text
+
+It writes the program, adoption-report.md (what was adopted, what was not and why) and
+adoption-report.json, and prints the same summary. See docs/adopt.md.`;
+
+export function parseAdoptArguments(argv: readonly string[]): AdoptArguments {
+  const settings: Partial<Record<SettingName, string>> = {};
+  const projects: string[] = [];
+  const workspaces: string[] = [];
+  const tags: { key: string; value?: string }[] = [];
+  const excludes: string[] = [];
+  let modules = true;
+  let out = ".";
+  let language: Language = "yaml";
+  let projectName: string | undefined;
+  let concurrency = 8;
+  let help = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? "";
+    const [flag = "", inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+    const value = (): string => {
+      const v = inline ?? argv[++i];
+      if (v === undefined || v === "") throw new UsageError(`${flag} needs a value.`);
+      return v;
+    };
+    const setting = CONNECTION.find((name) => flag === `--${name}`);
+    if (setting !== undefined) settings[setting] = value();
+    else if (flag === "--project") projects.push(value());
+    else if (flag === "--workspace") workspaces.push(value());
+    else if (flag === "--exclude") excludes.push(value());
+    else if (flag === "--tag") {
+      const text = value();
+      const at = text.indexOf("=");
+      tags.push(at < 0 ? { key: text } : { key: text.slice(0, at), value: text.slice(at + 1) });
+    } else if (flag === "--no-modules") modules = false;
+    else if (flag === "--out") out = value();
+    else if (flag === "--language") {
+      const v = value();
+      if (!(LANGUAGES as readonly string[]).includes(v)) throw new UsageError(`--language must be one of ${LANGUAGES.join(", ")}, got "${v}".`);
+      language = v as Language;
+    } else if (flag === "--project-name") {
+      projectName = value();
+      if (!/^[A-Za-z0-9_.-]+$/.test(projectName)) throw new UsageError(`--project-name may hold letters, digits, "_", "." and "-" only, got "${projectName}".`);
+    } else if (flag === "--concurrency") {
+      const v = value();
+      concurrency = Number(v);
+      if (!/^\d+$/.test(v) || concurrency < 1 || concurrency > 64) throw new UsageError(`--concurrency must be a whole number from 1 to 64, got "${v}".`);
+    } else if (flag === "-h" || flag === "--help") help = true;
+    else throw new UsageError(`Unknown argument "${arg}". See wsbridge adopt --help.`);
+  }
+  return {
+    settings, selection: { projects, workspaces, tags, excludes }, modules, out, language, concurrency, help,
+    ...(projectName !== undefined && { projectName }),
+  };
+}

@@ -1,0 +1,187 @@
+// The plan: from the estate as read to the resources of the program. Each object's import id and
+// inputs are what that kind's own import adopts (runtime/adoption.ts), with the id of every workspace
+// the program adopts replaced by a reference to its resource; what cannot be adopted is listed with why.
+import { adoptionOf, type Adoption } from "../runtime/adoption";
+import type { Workspace } from "../runtime/api";
+import {
+  type AdoptedKind, type AdoptionPlan, type DiscoveredWorkspace, type Estate, type InputValue,
+  type PlannedResource, type Skipped,
+} from "./model";
+import { uniqueNames } from "./names";
+
+/** A resource before it has its name. */
+interface Draft {
+  readonly kind: AdoptedKind;
+  readonly base: string;
+  readonly importId: string;
+  readonly inputs: Record<string, InputValue>;
+}
+
+/** The suffix of each kind's resource name after the workspace's (module deprecations: their version). */
+const NAME_SUFFIX: Readonly<Record<AdoptedKind, string>> = {
+  Workspace: "",
+  WorkspaceLock: "-lock",
+  SshKeyAssignment: "-ssh-key",
+  DataRetentionPolicy: "-data-retention",
+  RemoteStateConsumers: "-consumers",
+  ModuleVersionDeprecation: "-deprecation",
+};
+
+const KIND_ORDER: Readonly<Record<AdoptedKind, number>> = {
+  Workspace: 0, WorkspaceLock: 1, SshKeyAssignment: 2, DataRetentionPolicy: 3, RemoteStateConsumers: 4, ModuleVersionDeprecation: 5,
+};
+
+export function planAdoption(estate: Estate): AdoptionPlan {
+  const drafts: Draft[] = [];
+  const skipped: Skipped[] = [];
+  const inherited: Skipped[] = [];
+  const adopted = new Map(estate.workspaces.map((d) => [d.workspace.id, d.workspace]));
+  // Workspace resources are named first, so the others can refer to them by name.
+  const workspaceNames = uniqueNames(estate.workspaces.map((d) => ({ key: d.workspace.id, base: d.workspace.name })));
+  const refTo = (workspaceId: string): InputValue => ({ kind: "ref", resource: workspaceNames.get(workspaceId) ?? workspaceId });
+
+  for (const found of estate.workspaces) {
+    const ws = found.workspace;
+    const label = `workspace ${ws.name} (${ws.id})`;
+    const take = (kind: AdoptedKind, adoption: Adoption | undefined, object: string): void => {
+      if (adoption === undefined) return;
+      if ("refusal" in adoption) {
+        skipped.push({ kind, object, reason: adoption.refusal });
+        return;
+      }
+      drafts.push({ kind, base: `${ws.name}${NAME_SUFFIX[kind]}`, importId: adoption.importId, inputs: withReferences(adoption.inputs, ws.id, refTo) });
+    };
+
+    const workspaceInputs = withReferences(adoptionOf.workspace(ws).inputs as Record<string, InputValue>, undefined, refTo);
+    if (typeof workspaceInputs.projectId === "string") {
+      workspaceInputs.projectId = { kind: "literal", value: workspaceInputs.projectId, comment: projectComment(estate, workspaceInputs.projectId) };
+    }
+    drafts.push({ kind: "Workspace", base: ws.name, importId: ws.id, inputs: workspaceInputs });
+    inherited.push(...inheritedSettings(estate, ws, label));
+
+    take("WorkspaceLock", adoptionOf.workspaceLock(ws), `the lock on ${label}`);
+    take("SshKeyAssignment", adoptionOf.sshKeyAssignment(ws), `the SSH key of ${label}`);
+    if (found.policy !== undefined) {
+      if ("unreadable" in found.policy) skipped.push({ kind: "DataRetentionPolicy", object: `the data-retention policy of ${label}`, reason: found.policy.unreadable });
+      else take("DataRetentionPolicy", adoptionOf.dataRetentionPolicy(ws, found.policy), `the data-retention policy of ${label}`);
+    }
+    planConsumers(estate, found, label, adopted, refTo, take, skipped);
+  }
+  planModules(estate, drafts, skipped);
+
+  const ordered = [...drafts].sort((a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind]);
+  const names = uniqueNames(
+    ordered.filter((d) => d.kind !== "Workspace").map((d) => ({ key: `${d.kind}:${d.importId}`, base: d.base })),
+    new Set(workspaceNames.values()),
+  );
+  const resources: PlannedResource[] = ordered.map((d) => ({
+    kind: d.kind,
+    name: d.kind === "Workspace" ? workspaceNames.get(d.importId) ?? d.base : names.get(`${d.kind}:${d.importId}`) ?? d.base,
+    importId: d.importId,
+    inputs: d.inputs,
+  }));
+  return { organization: estate.organization, edition: estate.edition, resources, skipped, inherited };
+}
+
+/** The inputs, with `workspaceId` (of the object's own workspace) as a reference to its resource. */
+function withReferences(inputs: Record<string, unknown>, ownWorkspace: string | undefined, refTo: (id: string) => InputValue): Record<string, InputValue> {
+  const out: Record<string, InputValue> = {};
+  for (const [key, value] of Object.entries(inputs)) {
+    out[key] = key === "workspaceId" && typeof value === "string" && value === ownWorkspace ? refTo(value) : (value as InputValue);
+  }
+  return out;
+}
+
+function planConsumers(
+  estate: Estate, found: DiscoveredWorkspace, label: string, adopted: ReadonlyMap<string, Workspace>,
+  refTo: (id: string) => InputValue, take: (kind: AdoptedKind, adoption: Adoption | undefined, object: string) => void, skipped: Skipped[],
+): void {
+  const consumers = found.consumers;
+  if (consumers === undefined) return;
+  const object = `the remote-state consumers of ${label}`;
+  if ("unreadable" in consumers) {
+    skipped.push({ kind: "RemoteStateConsumers", object, reason: consumers.unreadable });
+    return;
+  }
+  const ownOrganization = consumers.filter((c) => c.organization === estate.organization);
+  for (const foreign of consumers.filter((c) => c.organization !== estate.organization)) {
+    skipped.push({
+      kind: "RemoteStateConsumers", object: `consumer ${foreign.name} (${foreign.id}) of ${label}`,
+      reason: `it is in organization ${foreign.organization}; a consumer is adopted only from the workspace's own organization, and the others are left as they are`,
+    });
+  }
+  const adoption = adoptionOf.remoteStateConsumers(found.workspace.id, ownOrganization.map((c) => c.id));
+  if (adoption === undefined || "refusal" in adoption) {
+    take("RemoteStateConsumers", adoption, object);
+    return;
+  }
+  const ids = adoption.inputs.consumerIds as string[];
+  const consumerIds: InputValue[] = ids.map((id) => {
+    if (adopted.has(id)) return refTo(id);
+    const name = estate.unselected.get(id) ?? ownOrganization.find((c) => c.id === id)?.name ?? id;
+    return { kind: "literal", value: id, comment: `${name}: outside the selection, so not a resource of this program` };
+  });
+  take("RemoteStateConsumers", { importId: adoption.importId, inputs: { ...adoption.inputs, consumerIds } }, object);
+}
+
+function planModules(estate: Estate, drafts: Draft[], skipped: Skipped[]): void {
+  const modules = estate.modules;
+  if (modules === undefined) return;
+  if ("unreadable" in modules) {
+    skipped.push({ kind: "ModuleVersionDeprecation", object: "the registry's modules", reason: modules.unreadable });
+    return;
+  }
+  for (const { module, versions } of modules) {
+    const source = `${module.name}/${module.provider}`;
+    if ("unreadable" in versions) {
+      skipped.push({ kind: "ModuleVersionDeprecation", object: `module ${source}`, reason: versions.unreadable });
+      continue;
+    }
+    for (const v of versions) {
+      const key = { organization: estate.organization, moduleName: module.name, provider: module.provider, version: v.version };
+      const adoption = adoptionOf.moduleVersionDeprecation(key, v.deprecation);
+      if (adoption === undefined) continue;
+      if ("refusal" in adoption) {
+        skipped.push({ kind: "ModuleVersionDeprecation", object: `${source} ${v.version}`, reason: adoption.refusal });
+        continue;
+      }
+      drafts.push({
+        kind: "ModuleVersionDeprecation", base: `${module.name}-${module.provider}-${v.version.replace(/[^A-Za-z0-9]+/g, "-")}-deprecation`,
+        importId: adoption.importId, inputs: adoption.inputs as Record<string, InputValue>,
+      });
+    }
+  }
+}
+
+function projectComment(estate: Estate, projectId: string): string {
+  const name = estate.projects.get(projectId);
+  return `project ${name ?? projectId}: projects are not resources of this package`;
+}
+
+/** The settings a workspace inherits (left to inherit: the import does not declare them), in words. */
+function inheritedSettings(estate: Estate, ws: Workspace, label: string): Skipped[] {
+  const out: Skipped[] = [];
+  for (const tag of ws.effectiveTagBindings ?? []) {
+    if (tag.inheritedFrom === null) continue;
+    const from = tag.inheritedFrom.id ?? "";
+    const project = estate.projects.get(from);
+    out.push({
+      kind: "Tag binding", object: `tag ${tag.value === "" ? tag.key : `${tag.key}=${tag.value}`} of ${label}`,
+      reason: `inherited from project ${project === undefined ? from : `${project} (${from})`}; it stays the project's`,
+    });
+  }
+  if (ws.settingOverwrites.executionMode === false) {
+    out.push({ kind: "Setting", object: `executionMode (${ws.executionMode}) of ${label}`, reason: "inherited from its project or organization default; left to inherit" });
+  }
+  if (ws.inheritsProjectAutoDestroy === true && (ws.autoDestroyActivityDuration ?? "") !== "") {
+    out.push({ kind: "Setting", object: `autoDestroyActivityDuration (${ws.autoDestroyActivityDuration ?? ""}) of ${label}`, reason: "inherited from its project; left to inherit" });
+  }
+  return out;
+}
+
+/** Adopted resources per kind, for the summary. */
+export function countsByKind(plan: AdoptionPlan): Map<AdoptedKind, number> {
+  const counts = new Map<AdoptedKind, number>();
+  for (const r of plan.resources) counts.set(r.kind, (counts.get(r.kind) ?? 0) + 1);
+  return counts;
+}

@@ -1,0 +1,107 @@
+// The program as Go with the plugin's Go SDK. Go is typed: each input is wrapped by its type in the
+// package schema (schema/schema.json), the one source of the SDKs' types, so the program compiles
+// against the SDK generated from the same schema.
+import { isCommentedLiteral, isRef, type AdoptionPlan, type InputValue, type PlannedResource } from "../model";
+import { variableNames } from "../names";
+import { headerLines, typeToken } from "./header";
+
+/** The part of the package schema the Go writer reads: each property's type. */
+export interface SchemaProperty {
+  readonly type?: string;
+  readonly $ref?: string;
+  readonly items?: SchemaProperty;
+  readonly additionalProperties?: SchemaProperty;
+}
+export interface PackageSchema {
+  readonly resources: Readonly<Record<string, { readonly inputProperties: Readonly<Record<string, SchemaProperty>> }>>;
+  readonly types: Readonly<Record<string, { readonly properties: Readonly<Record<string, SchemaProperty>> }>>;
+}
+
+export const GO_SDK_MODULE = "github.com/pulumi-wsbridge/pulumi-wsbridge/sdk/go";
+
+const RESERVED = new Set([
+  "break", "case", "chan", "const", "continue", "default", "defer", "else", "fallthrough", "for", "func", "go", "goto", "if",
+  "import", "interface", "map", "package", "range", "return", "select", "struct", "switch", "type", "var",
+  "ctx", "err", "pulumi", "wsbridge", "main", "program",
+]);
+
+export function goProgram(plan: AdoptionPlan, selection: string, schema: PackageSchema): string {
+  const referenced = new Set<string>();
+  const collect = (value: InputValue): void => {
+    if (isRef(value)) referenced.add(value.resource);
+    else if (Array.isArray(value)) value.forEach(collect);
+    else if (typeof value === "object" && value !== null && !isCommentedLiteral(value)) Object.values(value).forEach(collect);
+  };
+  plan.resources.forEach((r) => Object.values(r.inputs).forEach(collect));
+  const variables = variableNames([...referenced], RESERVED, "ws");
+
+  const out = headerLines(plan, selection).map((line) => `// ${line}`);
+  out.push("package main", "", "import (", '\t"github.com/pulumi/pulumi/sdk/v3/go/pulumi"', "", `\t"${GO_SDK_MODULE}/wsbridge"`, ")", "");
+  out.push("func main() {", "\tpulumi.Run(Program)", "}", "");
+  out.push(`// Program declares every object adopted from organization ${plan.organization}.`, "func Program(ctx *pulumi.Context) error {");
+  for (const resource of plan.resources) out.push(...resourceLines(resource, schema, variables));
+  out.push("\treturn nil", "}");
+  return `${out.join("\n")}\n`;
+}
+
+function resourceLines(resource: PlannedResource, schema: PackageSchema, variables: ReadonlyMap<string, string>): string[] {
+  const properties = schema.resources[typeToken(resource.kind)]?.inputProperties ?? {};
+  const fields = Object.entries(resource.inputs).flatMap(([name, value]) =>
+    field(name, value, properties[name] ?? {}, schema, variables, 2));
+  const options = `pulumi.Import(pulumi.ID(${JSON.stringify(resource.importId)})), pulumi.Protect(true)`;
+  const call = `wsbridge.New${resource.kind}(ctx, ${JSON.stringify(resource.name)}, &wsbridge.${resource.kind}Args{`;
+  const variable = variables.get(resource.name);
+  if (variable === undefined) {
+    return [`\tif _, err := ${call}`, ...fields, `\t}, ${options}); err != nil {`, "\t\treturn err", "\t}"];
+  }
+  return [`\t${variable}, err := ${call}`, ...fields, `\t}, ${options})`, "\tif err != nil {", "\t\treturn err", "\t}"];
+}
+
+function field(
+  name: string, value: InputValue, type: SchemaProperty, schema: PackageSchema, variables: ReadonlyMap<string, string>, depth: number,
+): string[] {
+  const pad = "\t".repeat(depth);
+  const label = name.charAt(0).toUpperCase() + name.slice(1);
+  const comment = isCommentedLiteral(value) ? [`${pad}// ${value.comment}`] : [];
+  const [first = "", ...rest] = expression(value, type, schema, variables, depth);
+  const lines = [...comment, `${pad}${label}: ${first}`, ...rest];
+  lines[lines.length - 1] += ",";
+  return lines;
+}
+
+/** The Go expression of a value of that schema type; a multi-line one as its lines (the first unindented). */
+function expression(value: InputValue, type: SchemaProperty, schema: PackageSchema, variables: ReadonlyMap<string, string>, depth: number): string[] {
+  const pad = "\t".repeat(depth);
+  if (isRef(value)) return [`${variables.get(value.resource) ?? value.resource}.ID()`];
+  if (isCommentedLiteral(value)) return [`pulumi.String(${JSON.stringify(value.value)})`];
+  if (type.$ref !== undefined) {
+    const token = type.$ref.replace(/^#\/types\//, "");
+    const object = schema.types[token];
+    const goType = token.split(":").pop() ?? token;
+    const entries = Object.entries(value as Record<string, InputValue>);
+    return [`&wsbridge.${goType}Args{`, ...entries.flatMap(([k, v]) => field(k, v, object?.properties[k] ?? {}, schema, variables, depth + 1)), `${pad}}`];
+  }
+  if (type.type === "array") {
+    const items = value as readonly InputValue[];
+    const lines = items.flatMap((item) => {
+      const comment = isCommentedLiteral(item) ? [`${pad}\t// ${item.comment}`] : [];
+      return [...comment, `${pad}\t${(expression(item, type.items ?? {}, schema, variables, depth + 1)[0] ?? "")},`];
+    });
+    return [`${arrayType(type.items ?? {})}{`, ...lines, `${pad}}`];
+  }
+  if (type.type === "object") {
+    const entries = Object.entries(value as Record<string, InputValue>).sort(([a], [b]) => (a < b ? -1 : 1));
+    return ["pulumi.StringMap{", ...entries.map(([k, v]) => `${pad}\t${JSON.stringify(k)}: pulumi.String(${JSON.stringify(v)}),`), `${pad}}`];
+  }
+  if (type.type === "boolean") return [`pulumi.Bool(${JSON.stringify(value)})`];
+  if (type.type === "integer") return [`pulumi.Int(${JSON.stringify(value)})`];
+  if (type.type === "number") return [`pulumi.Float64(${JSON.stringify(value)})`];
+  return [`pulumi.String(${JSON.stringify(value)})`];
+}
+
+function arrayType(items: SchemaProperty): string {
+  if (items.type === "boolean") return "pulumi.BoolArray";
+  if (items.type === "integer") return "pulumi.IntArray";
+  if (items.type === "number") return "pulumi.Float64Array";
+  return "pulumi.StringArray";
+}

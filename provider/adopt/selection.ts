@@ -1,0 +1,53 @@
+// Which workspaces `adopt` takes: by project, by name glob, by key-value tag, minus excluded globs;
+// the whole organization when nothing is given.
+import type { Workspace } from "../runtime/api";
+
+export interface Selection {
+  /** Project names or ids (`prj-…`); a workspace in any of them. */
+  readonly projects: readonly string[];
+  /** Name globs (`*` any run of characters, `?` one); a workspace matching any of them. */
+  readonly workspaces: readonly string[];
+  /** Key-value tags, direct or inherited from the project; a workspace carrying all of them. */
+  readonly tags: readonly { readonly key: string; readonly value?: string }[];
+  /** Name globs; a workspace matching any of them is left out. */
+  readonly excludes: readonly string[];
+}
+
+export const EVERYTHING: Selection = { projects: [], workspaces: [], tags: [], excludes: [] };
+
+export function isEverything(selection: Selection): boolean {
+  return selection.projects.length + selection.workspaces.length + selection.tags.length + selection.excludes.length === 0;
+}
+
+/** `*` any run of characters, `?` one character, anything else itself; the whole name must match. */
+export function globPattern(glob: string): RegExp {
+  const body = [...glob].map((c) => (c === "*" ? ".*" : c === "?" ? "." : c.replace(/[\\^$.|+()[\]{}]/g, "\\$&"))).join("");
+  return new RegExp(`^${body}$`);
+}
+
+/**
+ * The predicate a selection makes, given the project ids its project names resolved to (every name
+ * or id in `selection.projects` resolved; see discover.ts).
+ */
+export function selector(selection: Selection, projectIds: ReadonlySet<string>): (workspace: Workspace) => boolean {
+  const names = selection.workspaces.map(globPattern);
+  const excluded = selection.excludes.map(globPattern);
+  return (workspace) => {
+    if (projectIds.size > 0 && !projectIds.has(workspace.projectId ?? "")) return false;
+    if (names.length > 0 && !names.some((p) => p.test(workspace.name))) return false;
+    if (excluded.some((p) => p.test(workspace.name))) return false;
+    const tags = workspace.effectiveTagBindings ?? [];
+    return selection.tags.every((want) => tags.some((t) => t.key === want.key && (want.value === undefined || t.value === want.value)));
+  };
+}
+
+/** The selection in words, for comments and the summary. */
+export function describeSelection(selection: Selection): string {
+  if (isEverything(selection)) return "the whole organization";
+  const parts: string[] = [];
+  if (selection.projects.length > 0) parts.push(`--project ${selection.projects.join(", ")}`);
+  if (selection.workspaces.length > 0) parts.push(`--workspace ${selection.workspaces.join(", ")}`);
+  if (selection.tags.length > 0) parts.push(`--tag ${selection.tags.map((t) => (t.value === undefined ? t.key : `${t.key}=${t.value}`)).join(", ")}`);
+  if (selection.excludes.length > 0) parts.push(`--exclude ${selection.excludes.join(", ")}`);
+  return parts.join(" ");
+}
