@@ -6,7 +6,10 @@
  * resource imported) and the first preview, on the real Pulumi CLI, at the same limit.
  *
  *   npx tsc -p tsconfig.json && node -r ./scripts/lib/register-ts.js bench/adopt.ts
- *   BENCH_ADOPT_WORKSPACES=N (default 1000); BENCH_ADOPT_EDITION=hosted|self-managed (default self-managed).
+ *   BENCH_ADOPT_WORKSPACES=N (default 1000); BENCH_ADOPT_EDITION=hosted|self-managed (default self-managed);
+ *   BENCH_ADOPT_CHECKPOINTS=1 keeps the file backend's checkpoint after every step (by default the CLI
+ *   runs with PULUMI_SKIP_CHECKPOINTS=true, as docs/performance.md advises from a few hundred resources:
+ *   with a checkpoint per step, the up of 1,600 imports spent over 8 minutes rewriting its state).
  *
  * The rate limit is enforced per token by the emulator (a fixed window of 1 s), as the service does;
  * the estate is seeded before it is switched on. Tokens are never printed.
@@ -52,6 +55,7 @@ async function main(): Promise<void> {
     const readable = estate.workspaces.length - (estate.unreadableWorkspaceId === undefined ? 0 : 1);
     const report = JSON.parse(fs.readFileSync(path.join(project.dir, "adoption-report.json"), "utf8")) as { resources: unknown[] };
 
+    if (process.env["BENCH_ADOPT_CHECKPOINTS"] !== "1") project.env["PULUMI_SKIP_CHECKPOINTS"] = "true";
     await project.initStack("dev", { address: emulator.url, token: estate.tokens.readOnly, organization: estate.organization });
     emulator.clearRequests();
     const up = await timed(() => project.ok(["up", "--stack", "dev", "--yes", "--skip-preview"]));
@@ -67,7 +71,8 @@ async function main(): Promise<void> {
         `floor ${seconds((upRequests / LIMIT) * 1000)}`],
       ["first preview", seconds(preview.ms), `${previewRequests} requests; ${resourceSummary(preview.value.stdout).join(", ")}`, ""],
     ];
-    console.log(`wsbridge adopt: ${readable} readable workspaces (${EDITION}), ${report.resources.length} resources, at ${LIMIT} requests/s`);
+    const checkpoints = project.env["PULUMI_SKIP_CHECKPOINTS"] === "true" ? "PULUMI_SKIP_CHECKPOINTS=true" : "a checkpoint per step";
+    console.log(`wsbridge adopt: ${readable} readable workspaces (${EDITION}), ${report.resources.length} resources, at ${LIMIT} requests/s; file backend, ${checkpoints}`);
     const widths = [0, 1, 2, 3].map((i) => Math.max(...[["step", "time", "requests", "against the floor"], ...rows].map((r) => r[i]?.length ?? 0)));
     const line = (cells: string[]): string => `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(" | ")} |`;
     console.log(line(["step", "time", "requests", "against the floor"]));

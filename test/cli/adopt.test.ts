@@ -4,7 +4,8 @@
 // every object in one `pulumi up` of its `import` options, the next preview shows no change, nothing
 // but GETs reached the server, and every object is in the state exactly once. On the self-managed
 // edition also: a selection, and the TypeScript and Go programs it writes, each run as the program of
-// the stack that adopted the estate, previewing every resource unchanged.
+// the stack that adopted the estate, previewing every resource unchanged. Adopting again afterwards
+// writes the same program, byte for byte.
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -92,6 +93,11 @@ async function adoptAndPreview(e2e: RealCliEmulator, adopted: Adopted, stack: st
   expect(stateObjects(state).filter((o) => !o.startsWith("RemoteStateConsumers "))).toEqual(expected);
   expect(consumersInState(state)).toEqual(consumers);
   expect(project.allStoredText()).not.toContain(estate.tokens.readOnly);
+
+  // Adopt again, now that the stack owns the estate: the same program, byte for byte.
+  const again = path.join(project.dir, `again-${stack}`);
+  expect((await adoptReadOnly(e2e, estate, ["--out", again, "--project-name", project.name, ...args])).code).toBe(0);
+  expect(fs.readFileSync(path.join(again, "Pulumi.yaml"), "utf8")).toBe(fs.readFileSync(path.join(project.dir, "Pulumi.yaml"), "utf8"));
 }
 
 describe.each(["self-managed", "hosted"] as const)("the %s edition", (edition) => {
