@@ -16,7 +16,7 @@ export type FaultDecision =
 export const DEFAULT_RATE_LIMIT = 30;
 
 /** Deterministic PRNG (mulberry32) so seeded shares repeat exactly. */
-function mulberry32(seed: number): () => number {
+export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -20,6 +20,7 @@
  * `estate-readers` and `estate-platform`; run locks leave a run (status "planning") as current run.
  */
 import { Pool } from "undici";
+import { mulberry32 } from "../../emulator/faults";
 
 export interface EstateOptions {
   workspaces: number; // e.g. 200 in tests, 1000 in the bench; at least 12
@@ -119,18 +120,6 @@ interface WorkspacePlan {
   unreadable: boolean;
 }
 
-/** mulberry32: a small seeded PRNG, so the same options give the same estate every time. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const pick = <T>(list: readonly T[], n: number): T => list[n % list.length] as T;
 
 function projectPrefix(p: number): string {
@@ -141,7 +130,8 @@ function projectPrefix(p: number): string {
 }
 
 function planWorkspaces(n: number, projects: number, edition: EstateOptions["edition"]): WorkspacePlan[] {
-  const rnd = prng(0x5eed + n * 31 + projects);
+  // The emulator's seeded PRNG, so the same options give the same estate every time.
+  const rnd = mulberry32(0x5eed + n * 31 + projects);
   const groups = projects + 1;
   const unreadable = n - 1;
   const plans: WorkspacePlan[] = [];
