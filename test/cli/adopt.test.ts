@@ -28,6 +28,35 @@ function stateObjects(state: Deployment): string[] {
     .sort();
 }
 
+/** What a command printed on stdout; its stderr in the error when it fails. */
+function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    execFile(command, args, { cwd, env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) =>
+      (error === null ? resolve(stdout) : reject(new Error(`${error.message}\n${stderr}`))));
+  });
+}
+
+/**
+ * A Go module in `dir`/go-module holding test/go/_adopt/main.go and `program` (the adopted Program
+ * function), over test/go's module and the Go SDK by replace directives, with test/go's go.sum.
+ */
+function goModuleBeside(dir: string, program: string): string {
+  const goDir = path.join(repoRoot, "test", "go");
+  const module = path.join(dir, "go-module");
+  fs.mkdirSync(module, { recursive: true });
+  const goVersion = /^go (\S+)$/m.exec(fs.readFileSync(path.join(goDir, "go.mod"), "utf8"))?.[1] ?? "1.25";
+  fs.writeFileSync(path.join(module, "go.mod"), [
+    "module wsbridge.test/adopt", "", `go ${goVersion}`, "",
+    "require github.com/pulumi-wsbridge/pulumi-wsbridge/test/go v0.0.0", "",
+    `replace github.com/pulumi-wsbridge/pulumi-wsbridge/test/go => ${goDir}`, "",
+    `replace github.com/pulumi-wsbridge/pulumi-wsbridge/sdk/go => ${path.join(repoRoot, "sdk", "go")}`, "",
+  ].join("\n"));
+  fs.copyFileSync(path.join(goDir, "go.sum"), path.join(module, "go.sum"));
+  fs.copyFileSync(path.join(goDir, "_adopt", "main.go"), path.join(module, "main.go"));
+  fs.writeFileSync(path.join(module, "program.go"), program);
+  return module;
+}
+
 /** The objects of the estate the read-only token can adopt, as stateObjects spells them, for the workspaces `selected`. */
 function adoptable(estate: EstateManifest, selected: (workspaceId: string) => boolean): string[] {
   const readable = (id: string): boolean => id !== estate.unreadableWorkspaceId;
@@ -129,33 +158,25 @@ describe.each(["self-managed", "hosted"] as const)("the %s edition", (edition) =
     expect(e2e.writes()).toEqual([]);
   }, LONG_MS);
 
-  test("the Go program it writes builds against the Go SDK and, as the same stack's program, previews every resource unchanged", async () => {
+  test("the Go program it writes is gofmt's formatting, builds against the Go SDK and, as the same stack's program, previews every resource unchanged", async () => {
     const { project, estate } = adopted;
     const out = path.join(project.dir, "go");
     expect((await adoptReadOnly(e2e, estate, ["--out", out, "--language", "go"])).code).toBe(0);
-    // The program's Program function beside test/go/_adopt/main.go, which previews it inline (no Go language host here).
-    const program = fs.readFileSync(path.join(out, "main.go"), "utf8").replace(/\nfunc main\(\) \{\n\tpulumi\.Run\(Program\)\n\}\n/, "\n");
-    const goDir = path.join(repoRoot, "test", "go");
-    fs.writeFileSync(path.join(goDir, "_adopt", "program.go"), program);
+    const source = fs.readFileSync(path.join(out, "main.go"), "utf8");
+    expect(await run("gofmt", ["-l", path.join(out, "main.go")], out)).toBe("");
+    // Its Program function beside test/go/_adopt/main.go, which previews it inline (no Go language host
+    // here), in a module of their own: nothing is written into test/go, which other tests build at the same time.
+    const module = goModuleBeside(project.dir, source.replace(/\nfunc main\(\) \{\n\tpulumi\.Run\(Program\)\n\}\n/, "\n"));
     const workDir = path.join(project.dir, "go-stacks");
     fs.mkdirSync(path.join(workDir, `${project.name}.dev`), { recursive: true });
     fs.copyFileSync(path.join(project.dir, "Pulumi.dev.yaml"), path.join(workDir, `${project.name}.dev`, "Pulumi.dev.yaml"));
     e2e.emulator.clearRequests();
-    try {
-      const printed = await new Promise<string>((resolve, reject) => {
-        execFile("go", ["run", "./_adopt", project.name, "dev"], {
-          cwd: goDir, maxBuffer: 64 * 1024 * 1024,
-          env: {
-            ...project.env, GOFLAGS: "-mod=mod", WSBRIDGE_GO_ADDRESS: e2e.emulator.url, WSBRIDGE_GO_TOKEN: estate.tokens.readOnly,
-            WSBRIDGE_GO_ORGANIZATION: estate.organization, WSBRIDGE_GO_WORKDIR: workDir,
-          },
-        }, (error, stdout, stderr) => (error === null ? resolve(stdout) : reject(new Error(`${error.message}\n${stderr}`))));
-      });
-      const total = adoptable(estate, () => true).length + Object.keys(adoptableConsumers(estate, () => true)).length;
-      expect(JSON.parse(printed.trim().split("\n").at(-1) ?? "{}")).toEqual({ same: total + 1 });
-    } finally {
-      fs.rmSync(path.join(goDir, "_adopt", "program.go"), { force: true });
-    }
+    const printed = await run("go", ["run", ".", project.name, "dev"], module, {
+      ...project.env, GOFLAGS: "-mod=mod", WSBRIDGE_GO_ADDRESS: e2e.emulator.url, WSBRIDGE_GO_TOKEN: estate.tokens.readOnly,
+      WSBRIDGE_GO_ORGANIZATION: estate.organization, WSBRIDGE_GO_WORKDIR: workDir,
+    });
+    const total = adoptable(estate, () => true).length + Object.keys(adoptableConsumers(estate, () => true)).length;
+    expect(JSON.parse(printed.trim().split("\n").at(-1) ?? "{}")).toEqual({ same: total + 1 });
     expect(e2e.writes()).toEqual([]);
   }, LONG_MS);
 

@@ -3,6 +3,7 @@
 // against the SDK generated from the same schema.
 import { isCommentedLiteral, isRef, type AdoptionPlan, type InputValue, type PlannedResource } from "../model";
 import { variableNames } from "../names";
+import { literalBody, type GoEntry } from "./go-layout";
 import { headerLines, typeToken } from "./header";
 
 /** The part of the package schema the Go writer reads: each property's type. */
@@ -46,8 +47,8 @@ export function goProgram(plan: AdoptionPlan, selection: string, schema: Package
 
 function resourceLines(resource: PlannedResource, schema: PackageSchema, variables: ReadonlyMap<string, string>): string[] {
   const properties = schema.resources[typeToken(resource.kind)]?.inputProperties ?? {};
-  const fields = Object.entries(resource.inputs).flatMap(([name, value]) =>
-    field(name, value, properties[name] ?? {}, schema, variables, 2));
+  const fields = literalBody(Object.entries(resource.inputs).map(([name, value]) =>
+    field(name, value, properties[name] ?? {}, schema, variables, 2)), 2);
   const options = `pulumi.Import(pulumi.ID(${JSON.stringify(resource.importId)})), pulumi.Protect(true)`;
   const call = `wsbridge.New${resource.kind}(ctx, ${JSON.stringify(resource.name)}, &wsbridge.${resource.kind}Args{`;
   const variable = variables.get(resource.name);
@@ -57,16 +58,13 @@ function resourceLines(resource: PlannedResource, schema: PackageSchema, variabl
   return [`\t${variable}, err := ${call}`, ...fields, `\t}, ${options})`, "\tif err != nil {", "\t\treturn err", "\t}"];
 }
 
+/** A struct field: its Go name, the value's expression, and the comment a literal id carries. */
 function field(
   name: string, value: InputValue, type: SchemaProperty, schema: PackageSchema, variables: ReadonlyMap<string, string>, depth: number,
-): string[] {
-  const pad = "\t".repeat(depth);
-  const label = name.charAt(0).toUpperCase() + name.slice(1);
-  const comment = isCommentedLiteral(value) ? [`${pad}// ${value.comment}`] : [];
-  const [first = "", ...rest] = expression(value, type, schema, variables, depth);
-  const lines = [...comment, `${pad}${label}: ${first}`, ...rest];
-  lines[lines.length - 1] += ",";
-  return lines;
+): GoEntry {
+  const key = name.charAt(0).toUpperCase() + name.slice(1);
+  const lines = expression(value, type, schema, variables, depth);
+  return isCommentedLiteral(value) ? { comment: value.comment, key, value: lines } : { key, value: lines };
 }
 
 /** The Go expression of a value of that schema type; a multi-line one as its lines (the first unindented). */
@@ -78,20 +76,21 @@ function expression(value: InputValue, type: SchemaProperty, schema: PackageSche
     const token = type.$ref.replace(/^#\/types\//, "");
     const object = schema.types[token];
     const goType = token.split(":").pop() ?? token;
-    const entries = Object.entries(value as Record<string, InputValue>);
-    return [`&wsbridge.${goType}Args{`, ...entries.flatMap(([k, v]) => field(k, v, object?.properties[k] ?? {}, schema, variables, depth + 1)), `${pad}}`];
+    const entries = Object.entries(value as Record<string, InputValue>)
+      .map(([k, v]) => field(k, v, object?.properties[k] ?? {}, schema, variables, depth + 1));
+    return [`&wsbridge.${goType}Args{`, ...literalBody(entries, depth + 1), `${pad}}`];
   }
   if (type.type === "array") {
-    const items = value as readonly InputValue[];
-    const lines = items.flatMap((item) => {
-      const comment = isCommentedLiteral(item) ? [`${pad}\t// ${item.comment}`] : [];
-      return [...comment, `${pad}\t${(expression(item, type.items ?? {}, schema, variables, depth + 1)[0] ?? "")},`];
+    const entries = (value as readonly InputValue[]).map((item): GoEntry => {
+      const itemValue = expression(item, type.items ?? {}, schema, variables, depth + 1);
+      return isCommentedLiteral(item) ? { comment: item.comment, value: itemValue } : { value: itemValue };
     });
-    return [`${arrayType(type.items ?? {})}{`, ...lines, `${pad}}`];
+    return [`${arrayType(type.items ?? {})}{`, ...literalBody(entries, depth + 1), `${pad}}`];
   }
   if (type.type === "object") {
-    const entries = Object.entries(value as Record<string, InputValue>).sort(([a], [b]) => (a < b ? -1 : 1));
-    return ["pulumi.StringMap{", ...entries.map(([k, v]) => `${pad}\t${JSON.stringify(k)}: pulumi.String(${JSON.stringify(v)}),`), `${pad}}`];
+    const entries = Object.entries(value as Record<string, InputValue>).sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([k, v]): GoEntry => ({ key: JSON.stringify(k), value: [`pulumi.String(${JSON.stringify(v)})`] }));
+    return ["pulumi.StringMap{", ...literalBody(entries, depth + 1), `${pad}}`];
   }
   if (type.type === "boolean") return [`pulumi.Bool(${JSON.stringify(value)})`];
   if (type.type === "integer") return [`pulumi.Int(${JSON.stringify(value)})`];

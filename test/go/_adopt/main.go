@@ -1,11 +1,11 @@
 // Command _adopt previews, through the provider plugin on the real Pulumi CLI, the Go program that
 // `wsbridge adopt --language go` wrote, as the program of a stack that has already adopted the estate
-// (test/cli/adopt.test.ts copies the program's Program function here as program.go, then runs
-// `go run ./_adopt <project> <stack>` with harness.FromEnv's environment). It prints the preview's
-// change summary as one JSON line, e.g. {"same":320}.
+// (test/cli/adopt.test.ts copies this file and the program's Program function, as program.go, into a
+// module of their own in a temporary folder, then runs `go run . <project> <stack>` there with
+// harness.FromEnv's environment). It prints the preview's change summary as one JSON line, e.g. {"same":320}.
 //
 // The folder's name starts with "_", so `go vet ./...` and `go build ./...` leave it out: without the
-// copied program it does not compile.
+// program beside it, it does not compile.
 package main
 
 import (
@@ -26,7 +26,7 @@ func main() {
 
 func run(args []string) error {
 	if len(args) != 2 {
-		return fmt.Errorf("usage: go run ./_adopt <project> <stack>")
+		return fmt.Errorf("usage: go run . <project> <stack>")
 	}
 	settings, err := harness.FromEnv()
 	if err != nil {
