@@ -7,6 +7,7 @@ import * as ts from "typescript";
 import { Docs } from "./docs";
 import type { FunctionSpec, ObjectTypeSpec, PackageSpec, PropertySpec, ResourceSpec } from "./spec";
 import { CONFIG_RUNTIME, FUNCTIONS, PACKAGE, RESOURCES, SETTINGS_TABLE, TYPE_NAMES, type FunctionSource, type ResourceSource } from "./sources";
+import { releaseHome } from "./release-home";
 import { TYPE_TOKEN_PREFIX, TypeMapper, pascal } from "./types";
 
 export const repoRoot = path.resolve(__dirname, "..", "..");
@@ -22,7 +23,7 @@ export function buildPackageSchema(): PackageSpec {
   const docs = new Docs(sources.checker, linkNames(sources));
   const mapper = new TypeMapper(sources.checker, docs, TYPE_NAMES);
   const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as {
-    version: string; license: string; repository?: string | { url: string }; peerDependencies: Record<string, string>;
+    version: string; license: string; repository?: string | { url: string }; homepage?: string; peerDependencies: Record<string, string>;
   };
 
   const resources: Record<string, ResourceSpec> = {};
@@ -34,7 +35,7 @@ export function buildPackageSchema(): PackageSpec {
   for (const [name, { spec }] of mapper.types) types[TYPE_TOKEN_PREFIX + name] = spec;
   checkTypeNames(Object.keys(types), RESOURCES.map((r) => r.kind), FUNCTIONS.map((f) => f.name));
 
-  const repository = typeof pkg.repository === "string" ? pkg.repository : pkg.repository?.url;
+  const home = releaseHome(pkg);
   return {
     name: PACKAGE.name,
     displayName: PACKAGE.displayName,
@@ -42,7 +43,12 @@ export function buildPackageSchema(): PackageSpec {
     version: pkg.version,
     description: PACKAGE.description,
     license: pkg.license,
-    ...(repository !== undefined && { repository }),
+    homepage: home.homepage,
+    repository: home.repository,
+    logoUrl: home.logoUrl,
+    // The engine fetches the plugin from the GitHub release the first time a program needs it; every
+    // SDK carries this URL (pulumi-plugin.json's `server`) into each resource's registration.
+    pluginDownloadURL: home.pluginDownloadURL,
     keywords: [...PACKAGE.keywords],
     // supportPack: the SDKs are built to be used from a local path, as `pulumi package add` makes them;
     // for Go that is what makes the generator write the module's go.mod.
@@ -65,6 +71,8 @@ export function buildPackageSchema(): PackageSpec {
         pyproject: { enabled: true },
         respectSchemaVersion: true,
       },
+      // The Java SDK's build.gradle (and scripts/sdkgen/java's pom.xml) depend on this Java SDK.
+      java: { dependencies: { "com.pulumi:pulumi": PACKAGE.java.pulumi } },
       csharp: {
         rootNamespace: PACKAGE.csharp.rootNamespace,
         packageReferences: { Pulumi: PACKAGE.csharp.pulumi },

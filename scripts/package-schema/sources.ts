@@ -97,6 +97,13 @@ export const PACKAGE = {
      */
     pulumi: ">=3.231.0,<4.0.0",
   },
+  java: {
+    /**
+     * The Pulumi Java SDK (Maven Central com.pulumi:pulumi): the newest Maven Central serves at or above
+     * the Java generator's own release (pulumi-java v1.34.0; 1.21.0 to 1.36.0 are not served there).
+     */
+    pulumi: "1.36.1",
+  },
   csharp: {
     /**
      * Namespace and NuGet package id `PulumiWsbridge.Wsbridge`: the npm scope's name, as third-party

@@ -55,6 +55,10 @@ export interface PythonLanguageSpec {
   respectSchemaVersion: boolean;
 }
 
+export interface JavaLanguageSpec {
+  dependencies: Record<string, string>;
+}
+
 export interface CSharpLanguageSpec {
   rootNamespace: string;
   packageReferences: Record<string, string>;
@@ -68,10 +72,13 @@ export interface PackageSpec {
   version: string;
   description: string;
   license: string;
-  repository?: string;
+  homepage: string;
+  repository: string;
+  logoUrl: string;
+  pluginDownloadURL: string;
   keywords: string[];
   meta: { moduleFormat: string; supportPack: boolean };
-  language: { nodejs: NodejsLanguageSpec; go: GoLanguageSpec; python: PythonLanguageSpec; csharp: CSharpLanguageSpec };
+  language: { nodejs: NodejsLanguageSpec; go: GoLanguageSpec; python: PythonLanguageSpec; java: JavaLanguageSpec; csharp: CSharpLanguageSpec };
   config: { variables: Record<string, PropertySpec> };
   provider: ResourceSpec;
   resources: Record<string, ResourceSpec>;

@@ -58,6 +58,7 @@ namespace PulumiWsbridge.Wsbridge
             var defaultOptions = new CustomResourceOptions
             {
                 Version = Utilities.Version,
+                PluginDownloadURL = "github://api.github.com/pulumi-wsbridge/pulumi-wsbridge",
                 AdditionalSecretOutputs =
                 {
                     "token",

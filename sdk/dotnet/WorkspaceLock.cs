@@ -98,6 +98,7 @@ namespace PulumiWsbridge.Wsbridge
             var defaultOptions = new CustomResourceOptions
             {
                 Version = Utilities.Version,
+                PluginDownloadURL = "github://api.github.com/pulumi-wsbridge/pulumi-wsbridge",
                 Aliases =
                 {
                     new global::Pulumi.Alias { Type = "pulumi-nodejs:dynamic/wsbridge:WorkspaceLock" },

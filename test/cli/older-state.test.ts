@@ -13,7 +13,9 @@
 // current code. Each operation must show what the older code's showed: the same requests (none for
 // preview and up, one read per resource for refresh) and the same messages; and
 //
-//  1. `preview`: every step is `same`, and no write (POST, PATCH, PUT, DELETE) reaches the emulator;
+//  1. `preview`: every resource's step is `same`, and no write (POST, PATCH, PUT, DELETE) reaches the
+//     emulator (on the plugin route the default provider is replaced once by the one that names the
+//     plugin's release: RELEASED_DEFAULT below);
 //  2. `up`: every step is `same`, no write, and the state is the older commit's, except what the
 //     engine records of the program and of its own bookkeeping (see `shape`) and the serialized
 //     provider text. On a `same` step the engine calls no create, update or read: it checks and
@@ -38,6 +40,7 @@ import * as path from "node:path";
 import type { EngineEvent, PulumiCommand } from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { pulumiCli } from "../../scripts/lib/stack-harness";
+import { releaseHome } from "../../scripts/package-schema/release-home";
 import {
   OLDER_STATE_EDITION,
   OLDER_STATE_ROUTES,
@@ -58,6 +61,18 @@ import {
   type OlderStateStack,
   type StoredResource,
 } from "../support/older-state-stack";
+
+/**
+ * The plugin route's default provider, before and now. The SDK now names where the plugin is released
+ * (the package schema's pluginDownloadURL, issue 34), and the engine names a default provider by the
+ * plugin's version and download URL; so a stack made by the older SDK, which named no URL, sees its
+ * default provider replaced once: a create and a delete of the provider resource, with no request to
+ * the API, while every resource stays `same` (docs/plugin.md, "Installing the plugin").
+ */
+const PACKAGE_JSON = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "..", "package.json"), "utf8")) as { version: string; repository: string };
+const PLUGIN_DOWNLOAD_URL = releaseHome(PACKAGE_JSON).pluginDownloadURL;
+const OLDER_DEFAULT = `default_${PACKAGE_JSON.version.replace(/\./g, "_")}`;
+const RELEASED_DEFAULT = `${OLDER_DEFAULT}_${PLUGIN_DOWNLOAD_URL.replace("://", "_/")}`;
 
 /** Finding (or, the first time, building) the CLI may take minutes. */
 const SETUP_TIMEOUT_MS = 20 * 60 * 1000;
@@ -143,8 +158,22 @@ function shape(resource: StoredResource, withoutProviderText: boolean): Record<s
   return neutral(kept) as Record<string, unknown>;
 }
 
+const isDefaultProvider = (r: StoredResource): boolean => r.type.startsWith("pulumi:providers:") && /::default_[^:]*$/.test(r.urn);
+
+/**
+ * Each resource's shape by URN, the default provider left out and each reference to it made neutral:
+ * on the plugin route it is replaced once (RELEASED_DEFAULT), which the tests check apart.
+ */
 const byUrn = (resources: StoredResource[], withoutProviderText: boolean): Record<string, Record<string, unknown>> =>
-  Object.fromEntries(resources.map((r) => [r.urn, shape(r, withoutProviderText)]));
+  Object.fromEntries(resources.filter((r) => !isDefaultProvider(r)).map((r) => {
+    const kept = shape(r, withoutProviderText);
+    if (typeof kept["provider"] === "string" && /::default_[^:]*::[^:]+$/.test(kept["provider"])) kept["provider"] = "(the default provider)";
+    return [r.urn, kept];
+  }));
+
+/** The default providers a state holds: name → inputs. */
+const defaultProviders = (resources: StoredResource[]): Record<string, unknown> =>
+  Object.fromEntries(resources.filter(isDefaultProvider).map((r) => [r.urn.split("::").pop() ?? "", neutral(r.inputs)]));
 
 /** The serialized provider texts a state holds, by resource and side (dynamic route). */
 const providerTexts = (resources: StoredResource[]): Record<string, unknown> =>
@@ -174,9 +203,18 @@ describe.each(OLDER_STATE_ROUTES)(`a stack made by ${COMMIT}, on the %s route`, 
   let counted = 0;
   let older: OlderStateStack;
 
+  // The steps of the first preview and up: on the plugin route, the default provider replaced (OLDER_DEFAULT).
+  let firstSteps: string[] = [];
+  // The steps of a refresh after that up.
+  let refreshSteps: string[] = [];
+
   beforeAll(async () => {
     fixture = fixtureResources(route, emulator.url);
     everySame = fixture.map((r) => `same ${r.urn.split("::").pop() ?? ""}`).sort();
+    firstSteps = route === "plugin"
+      ? [...everySame.filter((step) => step !== `same ${OLDER_DEFAULT}`), `create ${RELEASED_DEFAULT}`, `delete ${OLDER_DEFAULT}`].sort()
+      : everySame;
+    refreshSteps = everySame.map((step) => step.replace(/^same /, "refresh ").replace(` ${OLDER_DEFAULT}`, route === "plugin" ? ` ${RELEASED_DEFAULT}` : ` ${OLDER_DEFAULT}`)).sort();
     // The engine's summaries do not count providers.
     counted = fixture.filter((r) => !r.type.startsWith("pulumi:providers:")).length;
     older = await openOlderStateStack({ cli, route, program: olderStateProgram(route, await library(route)), address: emulator.url });
@@ -186,25 +224,30 @@ describe.each(OLDER_STATE_ROUTES)(`a stack made by ${COMMIT}, on the %s route`, 
     await older?.dispose();
   });
 
-  test("previews no change with the current code: every step same, the older code's requests (none) and messages, no write", async () => {
+  test("previews no change to any resource with the current code: every resource same, the older code's requests (none) and messages, no write", async () => {
     emulator.clearRequests();
     const events: EngineEvent[] = [];
     const preview = await older.stack.preview({ color: "never", onEvent: (e) => events.push(e) });
-    expect(stepsIn(events).sort()).toEqual(everySame);
+    expect(stepsIn(events).sort()).toEqual(firstSteps);
     expect(preview.changeSummary).toEqual({ same: counted });
     expectAsTheOlderCode(route, "preview", events);
   }, OPERATION_TIMEOUT_MS);
 
-  test("up changes nothing: every step same, the older code's requests and messages, no write, the state the older code wrote", async () => {
+  test("up changes no resource: every resource same, the older code's requests and messages, no write, the state the older code wrote", async () => {
     emulator.clearRequests();
     const events: EngineEvent[] = [];
     const up = await older.stack.up({ color: "never", onEvent: (e) => events.push(e) });
-    expect(stepsIn(events).sort()).toEqual(everySame);
+    expect(stepsIn(events).sort()).toEqual(firstSteps);
     expect(up.summary.resourceChanges).toEqual({ same: counted });
     expectAsTheOlderCode(route, "up", events);
 
     const after = storedResources(older.stateFile);
     expect(byUrn(after, true)).toEqual(byUrn(fixture, true));
+    // The default provider: the same settings, and on the plugin route the release's URL beside them.
+    const olderProvider = defaultProviders(fixture)[OLDER_DEFAULT] as Record<string, unknown>;
+    expect(defaultProviders(after)).toEqual(route === "plugin"
+      ? { [RELEASED_DEFAULT]: { ...olderProvider, __internal: { pluginDownloadURL: PLUGIN_DOWNLOAD_URL } } }
+      : { [OLDER_DEFAULT]: olderProvider });
     const [texts, olderTexts] = [providerTexts(after), providerTexts(fixture)];
     if (route === "plugin") {
       expect(texts).toEqual({});
@@ -223,7 +266,7 @@ describe.each(OLDER_STATE_ROUTES)(`a stack made by ${COMMIT}, on the %s route`, 
     emulator.clearRequests();
     const events: EngineEvent[] = [];
     const refresh = await older.stack.refresh({ color: "never", onEvent: (e) => events.push(e) });
-    expect(stepsIn(events).sort()).toEqual(everySame.map((step) => step.replace(/^same /, "refresh ")));
+    expect(stepsIn(events).sort()).toEqual(refreshSteps);
     expect(refresh.summary.resourceChanges).toEqual({ same: counted });
     expectAsTheOlderCode(route, "refresh", events);
     // Whatever the engine did with the provider text, a read must find on the server what the older code stored.

@@ -37,7 +37,12 @@ interface ObjectSpec {
 interface Schema {
   name: string;
   version: string;
-  language: { nodejs: { packageName: string; respectSchemaVersion: boolean; dependencies: Record<string, string> } };
+  publisher: string;
+  repository: string;
+  homepage: string;
+  pluginDownloadURL: string;
+  logoUrl: string;
+  language: { nodejs: { packageName: string; respectSchemaVersion: boolean; dependencies: Record<string, string> }; go: { importBasePath: string } };
   config: { variables: Record<string, Property> };
   provider: { inputProperties: Record<string, Property> };
   resources: Record<string, { inputProperties: Record<string, Property>; requiredInputs?: string[]; properties: Record<string, Property>; required?: string[] }>;
@@ -47,7 +52,7 @@ interface Schema {
 
 const root = path.join(__dirname, "../..");
 const schema = JSON.parse(fs.readFileSync(path.join(root, PACKAGE_SCHEMA_FILE), "utf8")) as Schema;
-const packageJson = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { version: string };
+const packageJson = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { version: string; homepage: string; repository: unknown };
 const KINDS = Object.keys(inputSchemasByKind).sort();
 const LOOKUPS = ["getModuleVersion", "getWorkspace", "listModuleVersions", "listWorkspaces"];
 const sorted = (names: Iterable<string>): string[] => [...names].sort();
@@ -120,6 +125,20 @@ test("the package is wsbridge at package.json's version, and its Node.js SDK tak
   expect(schema.version).toBe(packageJson.version);
   expect(schema.language.nodejs).toMatchObject({ packageName: "@pulumi-wsbridge/wsbridge", respectSchemaVersion: true });
   expect(Object.keys(schema.language.nodejs.dependencies)).toEqual(["@pulumi/pulumi"]);
+});
+
+test("it names where the package lives and where the engine downloads the plugin, all from package.json's repository, and a logo that exists", () => {
+  expect(packageJson.repository).toEqual({ type: "git", url: "git+https://github.com/pulumi-wsbridge/pulumi-wsbridge.git" });
+  expect({ repository: schema.repository, homepage: schema.homepage, pluginDownloadURL: schema.pluginDownloadURL, logoUrl: schema.logoUrl, publisher: schema.publisher }).toEqual({
+    repository: "https://github.com/pulumi-wsbridge/pulumi-wsbridge",
+    homepage: packageJson.homepage,
+    pluginDownloadURL: "github://api.github.com/pulumi-wsbridge/pulumi-wsbridge",
+    logoUrl: "https://raw.githubusercontent.com/pulumi-wsbridge/pulumi-wsbridge/main/docs/logo.png",
+    publisher: "pulumi-wsbridge",
+  });
+  // The Go module path is of the same repository (tagged sdk/go/vX.Y.Z by the release).
+  expect(schema.language.go.importBasePath.startsWith("github.com/pulumi-wsbridge/pulumi-wsbridge/sdk/go/")).toBe(true);
+  expect(fs.readFileSync(path.join(root, "docs", "logo.png")).subarray(1, 4).toString()).toBe("PNG");
 });
 
 test("it declares the seven resource kinds and the four lookups, nothing else", () => {

@@ -41,7 +41,8 @@ const tokenName = (token: string): string => token.replace(/^wsbridge:index:/, "
 const KINDS = Object.keys(schema.resources).map(tokenName).sort();
 const FUNCTIONS = Object.keys(schema.functions).map(tokenName).sort();
 const TYPES = Object.keys(schema.types).map(tokenName).sort();
-const PLUGIN = { resource: true, name: "wsbridge", version: "0.1.0" };
+/** What every SDK's pulumi-plugin.json says: the plugin, its version, and where the engine downloads it from. */
+const PLUGIN = { resource: true, name: "wsbridge", version: "0.1.0", server: "github://api.github.com/pulumi-wsbridge/pulumi-wsbridge" };
 const GO_MODULE = path.dirname(schema.language.go.importBasePath);
 
 const snake = (name: string): string => name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase();
@@ -254,8 +255,10 @@ describe("the .NET SDK (no dotnet on this machine: what can be read)", () => {
     }
   });
 
-  test("logo.png, the package icon, is Pulumi's default logo (the generator downloads it; scripts/sdkgen/dotnet answers from its copy)", () => {
+  test("logo.png, the package icon, is the logo the schema's logoUrl names, this repository's docs/logo.png (the generator downloads it; scripts/sdkgen/dotnet answers from the working tree)", () => {
     const sha = (file: string): string => createHash("sha256").update(fs.readFileSync(path.join(root, file))).digest("hex");
-    expect(sha("sdk/dotnet/logo.png")).toBe(sha("scripts/sdkgen/dotnet/pulumi_logo_64x64.png"));
+    const schema = JSON.parse(fs.readFileSync(path.join(root, "schema/schema.json"), "utf8")) as { logoUrl: string };
+    expect(schema.logoUrl).toBe("https://raw.githubusercontent.com/pulumi-wsbridge/pulumi-wsbridge/main/docs/logo.png");
+    expect(sha("sdk/dotnet/logo.png")).toBe(sha("docs/logo.png"));
   });
 });

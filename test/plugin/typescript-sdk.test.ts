@@ -27,6 +27,9 @@ interface ObjectSpec {
 }
 interface Schema {
   version: string;
+  repository: string;
+  homepage: string;
+  pluginDownloadURL: string;
   resources: Record<string, { inputProperties: Record<string, Property> }>;
   functions: Record<string, { inputs: ObjectSpec; outputs: ObjectSpec }>;
   types: Record<string, ObjectSpec>;
@@ -120,10 +123,10 @@ describe("generation", () => {
     }
   }, GENERATION_TIMEOUT_MS);
 
-  test("the SDK's package.json is @pulumi-wsbridge/wsbridge at the schema's version and names the plugin, wsbridge at that version", () => {
+  test("the SDK's package.json is @pulumi-wsbridge/wsbridge at the schema's version and names the plugin, wsbridge at that version, and where it is released", () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(root, "sdk/nodejs/package.json"), "utf8")) as Record<string, unknown>;
-    expect(pkg).toMatchObject({ name: "@pulumi-wsbridge/wsbridge", version: schema.version });
-    expect(pkg["pulumi"]).toEqual({ resource: true, name: "wsbridge", version: schema.version });
+    expect(pkg).toMatchObject({ name: "@pulumi-wsbridge/wsbridge", version: schema.version, repository: schema.repository, homepage: schema.homepage });
+    expect(pkg["pulumi"]).toEqual({ resource: true, name: "wsbridge", version: schema.version, server: schema.pluginDownloadURL });
   });
 
   test("the Go module of the generator pins the Pulumi release the CLI is built from", () => {

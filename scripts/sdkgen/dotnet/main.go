@@ -30,7 +30,7 @@ func run(in io.Reader, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	withOfflineLogo()
+	withOfflineLogo(pkg.LogoURL)
 	files, err := dotnetgen.GeneratePackage("pulumi-language-dotnet", pkg, nil, nil)
 	if err != nil {
 		return err
