@@ -2,9 +2,9 @@
 # The benchmarks (not tests): emulator throughput, client overhead over loopback, the runtime's own
 # costs (require time, first call, serialized provider, pacing), the fault
 # campaign at scale, the lifecycle timings at 10, 100 and 1,000 workspaces, and the routes side by
-# side: the dynamic route, the provider plugin, and a Go program through the plugin, and `wsbridge
-# adopt` at 1,000 workspaces (these last five on the real Pulumi CLI; the Go route needs `go` on PATH,
-# as the test suite does). Each prints a table.
+# side: the dynamic route, the provider plugin, and a Go program through the plugin, the engine's
+# download of the plugin on a first up, and `wsbridge adopt` at 1,000 workspaces (these last six on
+# the real Pulumi CLI; the Go route needs `go` on PATH, as the test suite does). Each prints a table.
 # bench/lifecycle.ts and bench/routes.ts list their BENCH_LIFECYCLE_* / BENCH_ROUTES_* settings.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -24,6 +24,9 @@ echo
 # The provider plugin's archive and SDK as users install them, then the three routes side by side.
 node scripts/build-plugin.js > /dev/null
 node -r ./scripts/lib/register-ts.js bench/routes.ts
+echo
+# The first up with an empty plugin cache (the engine downloads the plugin) against one with it installed.
+node -r ./scripts/lib/register-ts.js bench/plugin-download.ts
 echo
 # wsbridge adopt: discovery of 1,000 workspaces against its request floor, the adoption step, the first preview.
 node -r ./scripts/lib/register-ts.js bench/adopt.ts

@@ -3,14 +3,17 @@
 // all seven kinds and the four lookups in one program, an explicit provider, up, a no-op preview, one
 // change previewed exactly, refresh after drift, `pulumi import` of a workspace, bad inputs failing the
 // preview with the TypeScript route's messages, destroy (test/go/every_kind_test.go lists the steps).
-// This file starts the emulator and the plugin's installation as users have them, and runs it; `go vet`
-// of the Go test program runs here too.
+// This file starts the emulator and a stand-in for the project's GitHub releases, and runs it with an
+// empty plugin cache and automatic plugin acquisition on, so the engine fetches the plugin itself the
+// first time the program needs it, as it will for users (the Go SDK names the release in every
+// registration); `go vet` of the Go test program runs here too.
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
-import { installPlugin, pulumiCli, repoRoot, stackFolderEnvironment } from "../../scripts/lib/stack-harness";
+import { pulumiCli, repoRoot } from "../../scripts/lib/stack-harness";
+import { fetchingEnvironment, servePluginReleases, type PluginReleaseServer } from "../support/plugin-release-server";
 
 const GO_TEST_DIR = path.join(repoRoot, "test", "go");
 /** The first run builds the Pulumi Go SDK and the test (minutes with an empty Go build cache). */
@@ -33,6 +36,7 @@ const FIXTURES = {
 };
 
 let emulator: RunningEmulator;
+let releases: PluginReleaseServer;
 let dir: string;
 let env: NodeJS.ProcessEnv;
 
@@ -59,8 +63,8 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "wsbridge-go-"));
   fs.mkdirSync(path.join(dir, "stacks"));
   // HOME stays the user's: Go keeps its build cache below it, and an empty one means minutes of building.
-  const pulumiEnv = stackFolderEnvironment(cli, dir, { HOME: os.homedir() });
-  installPlugin(cli, pulumiEnv);
+  releases = await servePluginReleases();
+  const pulumiEnv = fetchingEnvironment(cli, dir, releases, { HOME: os.homedir() });
   env = {
     ...process.env,
     ...pulumiEnv,
@@ -76,6 +80,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await emulator?.close();
+  await releases?.close();
   if (dir !== undefined) fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -87,11 +92,14 @@ test("go vet and gofmt find nothing in the Go test programs", async () => {
   expect({ status: unformatted.status, printed: lines(unformatted.printed) }).toEqual({ status: 0, printed: [] });
 }, LONG_MS);
 
-test("the Go program passes every step on the real CLI, and no token is printed", async () => {
+test("the Go program passes every step on the real CLI with the plugin fetched by the engine once, and no token is printed", async () => {
   const { status, printed } = await go(["test", "-count=1", "-v", "-timeout", "20m", "./..."]);
   // Shown when a step fails: which one, and what the CLI printed.
   if (status !== 0) console.log(printed);
   expect(status).toBe(0);
   expect(printed).toMatch(/--- PASS: TestEveryKindAndTheLookupsRunThroughThePluginOnTheRealCLI/);
   expect(printed).not.toContain(emulator.token);
+  // The first operation downloaded the plugin's archive for this platform; none after it did.
+  expect(releases.requests).toHaveLength(1);
+  expect(releases.requests[0]).toMatch(/\/releases\/download\/v[^/]+\/pulumi-resource-wsbridge-v[^/]+-[a-z]+-[a-z0-9]+\.tar\.gz$/);
 }, LONG_MS);

@@ -1,8 +1,8 @@
 // A Go program through the provider plugin on the real Pulumi CLI: every kind and the four lookups in
 // one inline program run by Pulumi's Go Automation API, against the emulator the environment names
 // (harness.Settings). Run by test/cli/go-program.test.ts,
-// which starts the emulator with program's fixtures and installs the plugin; the steps run in order,
-// and the first that fails stops the rest.
+// which starts the emulator with program's fixtures and a stand-in for the releases the engine fetches
+// the plugin from; the steps run in order, and the first that fails stops the rest.
 package gotest
 
 import (

@@ -21,9 +21,9 @@ const (
 	WorkDirVariable      = "WSBRIDGE_GO_WORKDIR"
 )
 
-// Settings is what the environment names. The CLI (`pulumi` on PATH), its PULUMI_HOME with the plugin
-// installed, PULUMI_BACKEND_URL and PULUMI_CONFIG_PASSPHRASE come from the environment too: the CLI
-// reads them itself.
+// Settings is what the environment names. The CLI (`pulumi` on PATH), its PULUMI_HOME (where the engine
+// installs the plugin it downloads), PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES, PULUMI_BACKEND_URL and
+// PULUMI_CONFIG_PASSPHRASE come from the environment too: the CLI reads them itself.
 type Settings struct {
 	// Address is the emulator's base URL; the API is below /api/v2, its controls below /_emulator.
 	Address string

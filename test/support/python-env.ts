@@ -1,0 +1,93 @@
+// A fresh Python virtual environment with the plugin's Python SDK installed as a user installs it: a wheel
+// built from sdk/python (`pip wheel`), installed by pip with the Pulumi SDK from PyPI. pip's own cache
+// (below the user's HOME, which these commands keep) makes a second set-up take seconds.
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { repoRoot } from "../../scripts/lib/stack-harness";
+
+export interface PythonEnvironment {
+  /** The virtual environment's folder. */
+  readonly venv: string;
+  /** Its interpreter. */
+  readonly python: string;
+  /** The SDK's wheel it holds. */
+  readonly wheel: string;
+  /** Removes the folder it was made in (when the function made that folder). */
+  remove(): void;
+}
+
+export interface PythonEnvironmentOptions {
+  /** The folder to make it in (default: a new temporary folder, removed by `remove`). */
+  dir?: string;
+  /** What pip installs beside the wheel (default: `pulumi==<the Pulumi release the repository is built with>`). */
+  requirements?: string[];
+  /** The interpreter that makes the environment (default: `python3`). */
+  python?: string;
+}
+
+export interface Printed {
+  status: number | null;
+  printed: string;
+}
+
+/**
+ * Runs a command and collects what it printed (stdout and stderr, in the order they came). Asynchronously:
+ * a test that serves an emulator or a release server from its own process must keep its event loop running
+ * while the child calls them.
+ */
+export function runCommand(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Printed> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: options.cwd ?? repoRoot, env: options.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] });
+    let printed = "";
+    child.stdout.on("data", (chunk: Buffer) => { printed += chunk.toString(); });
+    child.stderr.on("data", (chunk: Buffer) => { printed += chunk.toString(); });
+    child.once("error", reject);
+    child.once("close", (status) => resolve({ status, printed }));
+  });
+}
+
+/** The Pulumi release the repository is built with: the CLI's, and @pulumi/pulumi's in package-lock.json. */
+export function pulumiRelease(): string {
+  const lock = JSON.parse(fs.readFileSync(path.join(repoRoot, "package-lock.json"), "utf8")) as { packages: Record<string, { version?: string }> };
+  const version = lock.packages["node_modules/@pulumi/pulumi"]?.version;
+  if (version === undefined) throw new Error("package-lock.json has no node_modules/@pulumi/pulumi entry");
+  return version;
+}
+
+/**
+ * Makes a fresh virtual environment (`python3 -m venv`) and installs into it a wheel of sdk/python and
+ * `requirements`. The wheel is built from a copy of sdk/python: setuptools builds in the source folder and
+ * would leave `build/` and `*.egg-info` in the repository.
+ */
+export async function pythonEnvironmentWithSdk(options: PythonEnvironmentOptions = {}): Promise<PythonEnvironment> {
+  const made = options.dir === undefined;
+  const dir = options.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), "wsbridge-python-"));
+  fs.mkdirSync(dir, { recursive: true });
+  const requirements = options.requirements ?? [`pulumi==${pulumiRelease()}`];
+  const env = { ...process.env, PIP_DISABLE_PIP_VERSION_CHECK: "1", PYTHONDONTWRITEBYTECODE: "1" };
+  const must = async (what: string, command: string, args: string[]): Promise<void> => {
+    const { status, printed } = await runCommand(command, args, { cwd: dir, env });
+    if (status !== 0) throw new Error(`${what} failed (${command} ${args.join(" ")}, status ${status}):\n${printed}`);
+  };
+
+  const source = path.join(dir, "sdk-python");
+  fs.cpSync(path.join(repoRoot, "sdk", "python"), source, { recursive: true });
+  const wheels = path.join(dir, "wheels");
+  await must("building the SDK's wheel", options.python ?? "python3", ["-m", "pip", "wheel", "--no-deps", "-w", wheels, source]);
+  const built = fs.readdirSync(wheels).filter((name) => name.endsWith(".whl"));
+  if (built.length !== 1) throw new Error(`pip wheel wrote ${built.length} wheels to ${wheels}: ${built.join(", ")}`);
+  const wheel = path.join(wheels, built[0]!);
+
+  const venv = path.join(dir, "venv");
+  await must("making the virtual environment", options.python ?? "python3", ["-m", "venv", venv]);
+  const python = path.join(venv, "bin", "python");
+  await must("installing the SDK's wheel", python, ["-m", "pip", "install", wheel, ...requirements]);
+  return {
+    venv,
+    python,
+    wheel,
+    remove: () => { if (made) fs.rmSync(dir, { recursive: true, force: true }); },
+  };
+}
