@@ -22,14 +22,24 @@
 // compiled from sdk/nodejs by scripts/build-nodejs-sdk.sh.
 //
 // `--only-bundle` writes dist/plugin/bin/ (launcher and bundle) without archives or SDK.
+//
+// For a release (scripts/release.js), without touching the repository's files:
+//   --version X.Y.Z   the plugin's version, in the bundle, its package schema's `version` and the archives'
+//                     names, instead of package.json's; no SDK tarball is written then (sdk/nodejs carries
+//                     package.json's version: scripts/release.js packs the SDK generated for X.Y.Z)
+//   --out DIR         DIR instead of dist/plugin (DIR/bin holds the bundle)
 "use strict";
 const { execFileSync, spawn } = require("node:child_process");
 const fs = require("node:fs");
 const path = require("node:path");
+const { parseArgs } = require("node:util");
 const esbuild = require("esbuild");
 
 const root = path.resolve(__dirname, "..");
-const outDir = path.join(root, "dist", "plugin");
+const options = parseArgs({
+  options: { version: { type: "string" }, out: { type: "string" }, "only-bundle": { type: "boolean" } },
+}).values;
+const outDir = options.out === undefined ? path.join(root, "dist", "plugin") : path.resolve(options.out);
 const binDir = path.join(outDir, "bin");
 const PLATFORMS = ["linux-amd64", "linux-arm64", "darwin-amd64", "darwin-arm64"];
 
@@ -40,8 +50,8 @@ exec node "$(dirname "$0")/pulumi-resource-wsbridge.js" "$@"
 const BUNDLE = "pulumi-resource-wsbridge.bundle.js";
 
 async function bundle() {
-  const version = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).version;
-  const schema = fs.readFileSync(path.join(root, "schema", "schema.json"), "utf8");
+  const version = options.version ?? JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).version;
+  const schema = schemaOfVersion(fs.readFileSync(path.join(root, "schema", "schema.json"), "utf8"), options.version);
   fs.rmSync(binDir, { recursive: true, force: true });
   fs.mkdirSync(binDir, { recursive: true });
   await esbuild.build({
@@ -63,6 +73,17 @@ async function bundle() {
   fs.writeFileSync(path.join(binDir, "pulumi-resource-wsbridge"), LAUNCHER, { mode: 0o755 });
   await writeCodeCache();
   return version;
+}
+
+/**
+ * The package schema the plugin serves: the committed one byte for byte, or with --version the same
+ * with that `version` (as scripts/release.js stages it for the SDKs).
+ */
+function schemaOfVersion(text, version) {
+  if (version === undefined) return text;
+  const schema = JSON.parse(text);
+  schema.version = version;
+  return `${JSON.stringify(schema, null, 2)}\n`;
 }
 
 /**
@@ -99,12 +120,12 @@ function archives(version) {
 
 async function main() {
   const version = await bundle();
-  if (process.argv.includes("--only-bundle")) {
+  if (options["only-bundle"] === true) {
     console.log(path.relative(root, binDir));
     return;
   }
   for (const archive of archives(version)) console.log(archive);
-  console.log(sdkTarball());
+  if (options.version === undefined) console.log(sdkTarball());
 }
 
 /** The SDK compiled and packed as users install it. */

@@ -1,0 +1,134 @@
+// Checks of the written artifacts before the release calls them ready: each names the release's
+// version where its registry and its users read it, and the plugin archive for this machine starts
+// and reports that version and its schema over gRPC, as the engine would ask.
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import * as grpc from "@grpc/grpc-js";
+import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+import { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb";
+import * as pb from "@pulumi/pulumi/proto/provider_pb";
+import type { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
+import { artifactNames, type Release } from "./artifacts";
+import { run } from "./run";
+
+const ARCHIVE_FILES = [
+  "pulumi-resource-wsbridge", "pulumi-resource-wsbridge.bundle.js", "pulumi-resource-wsbridge.bundle.js.LEGAL.txt",
+  "pulumi-resource-wsbridge.bundle.js.cache", "pulumi-resource-wsbridge.js",
+];
+
+function expectEqual(what: string, actual: unknown, expected: unknown): void {
+  if (JSON.stringify(actual) !== JSON.stringify(expected)) {
+    throw new Error(`${what} is ${JSON.stringify(actual)}, expected ${JSON.stringify(expected)}`);
+  }
+}
+
+async function tarJson(tarball: string, member: string): Promise<Record<string, unknown>> {
+  return JSON.parse(await run("tar", ["-xzOf", tarball, member])) as Record<string, unknown>;
+}
+
+async function tarList(tarball: string): Promise<string[]> {
+  return (await run("tar", ["-tzf", tarball])).split("\n").filter((line) => line !== "").map((line) => line.replace(/^\.\//, "")).sort();
+}
+
+export async function verifyNpmPackages(release: Release, schema: Record<string, unknown>): Promise<void> {
+  const names = artifactNames(release.version);
+  const npmPackage = path.join(release.out, names.npmPackage);
+  const manifest = await tarJson(npmPackage, "package/package.json");
+  expectEqual(`${names.npmPackage}: package.json name and version`, [manifest.name, manifest.version], ["pulumi-wsbridge", release.version]);
+  const files = await tarList(npmPackage);
+  for (const file of ["package/dist/provider/index.js", "package/dist/provider/index.d.ts", "package/bin/wsbridge.js", "package/schema/Workspace.json"]) {
+    if (!files.includes(file)) throw new Error(`${names.npmPackage} lacks ${file}`);
+  }
+  expectEqual(`${names.npmPackage}: schema/schema.json version`, (await tarJson(npmPackage, "package/schema/schema.json")).version, release.version);
+
+  const sdk = path.join(release.out, names.sdkTarball);
+  const sdkManifest = await tarJson(sdk, "package/package.json");
+  const pulumi = sdkManifest.pulumi as Record<string, unknown> | undefined;
+  expectEqual(`${names.sdkTarball}: package.json name, version and plugin`, [sdkManifest.name, sdkManifest.version, pulumi?.name, pulumi?.version], [
+    "@pulumi-wsbridge/wsbridge", release.version, "wsbridge", release.version,
+  ]);
+  if (schema.pluginDownloadURL !== undefined) {
+    expectEqual(`${names.sdkTarball}: package.json pulumi.server`, pulumi?.server, schema.pluginDownloadURL);
+  }
+  if (!(await tarList(sdk)).includes("package/index.js")) throw new Error(`${names.sdkTarball} lacks index.js`);
+}
+
+/** Every archive holds the same five files; the one for this machine starts and answers with the version. */
+export async function verifyPluginArchives(release: Release): Promise<void> {
+  const names = artifactNames(release.version);
+  for (const archive of names.archives) expectEqual(`${archive}: its files`, await tarList(path.join(release.out, archive)), ARCHIVE_FILES);
+  const os = process.platform === "darwin" ? "darwin" : "linux";
+  const arch = process.arch === "arm64" ? "arm64" : "amd64";
+  const dir = path.join(release.work, "plugin-check");
+  fs.mkdirSync(dir, { recursive: true });
+  await run("tar", ["-xzf", path.join(release.out, `pulumi-resource-wsbridge-v${release.version}-${os}-${arch}.tar.gz`), "-C", dir]);
+  const { version, schemaVersion } = await askPlugin(path.join(dir, "pulumi-resource-wsbridge"));
+  expectEqual("the plugin's GetPluginInfo version", version, release.version);
+  expectEqual("the version of the schema the plugin serves", schemaVersion, release.version);
+}
+
+/** Starts the plugin as the engine does and asks its version and schema. */
+async function askPlugin(launcher: string): Promise<{ version: string; schemaVersion: unknown }> {
+  // The engine passes its own address last; no engine listens there, and none is needed to serve.
+  const plugin = spawn(launcher, ["127.0.0.1:1"], { stdio: ["ignore", "pipe", "pipe"] });
+  try {
+    const port = await new Promise<string>((resolve, reject) => {
+      let text = "";
+      plugin.stdout.on("data", (chunk: Buffer) => {
+        text += chunk.toString();
+        if (text.includes("\n")) resolve(text.split("\n")[0] ?? "");
+      });
+      plugin.once("exit", (code) => reject(new Error(`the plugin exited (${code}) before printing its port`)));
+    });
+    const client = new ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+    try {
+      const info = await new Promise<PluginInfo>((resolve, reject) => client.getPluginInfo(new Empty(), (e, r) => (e ? reject(e) : resolve(r))));
+      const schema = await new Promise<pb.GetSchemaResponse>((resolve, reject) =>
+        client.getSchema(new pb.GetSchemaRequest(), (e, r) => (e ? reject(e) : resolve(r))));
+      return { version: info.getVersion(), schemaVersion: (JSON.parse(schema.getSchema()) as { version?: unknown }).version };
+    } finally {
+      client.close();
+    }
+  } finally {
+    plugin.kill();
+  }
+}
+
+const READ_PYTHON_DISTRIBUTIONS = `
+import json, sys, tarfile, zipfile
+wheel, sdist = sys.argv[1:3]
+with zipfile.ZipFile(wheel) as z:
+    names = z.namelist()
+    metadata = z.read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
+    plugin = json.loads(z.read("pulumi_wsbridge/pulumi-plugin.json"))
+with tarfile.open(sdist) as t:
+    pkg_info = t.extractfile(next(m for m in t.getmembers() if m.name.count("/") == 1 and m.name.endswith("/PKG-INFO"))).read().decode()
+field = lambda text, name: next((l.split(": ", 1)[1] for l in text.splitlines() if l.startswith(name + ": ")), None)
+print(json.dumps({"wheel": [field(metadata, "Name"), field(metadata, "Version")], "plugin": plugin.get("version"),
+                  "sdist": [field(pkg_info, "Name"), field(pkg_info, "Version")]}))
+`;
+
+export async function verifyPython(release: Release, venv: string): Promise<void> {
+  const names = artifactNames(release.version);
+  const read = JSON.parse(await run(path.join(venv, "bin", "python"), ["-c", READ_PYTHON_DISTRIBUTIONS, names.wheel, names.sdist], { cwd: release.out })) as {
+    wheel: [string, string]; plugin: string; sdist: [string, string];
+  };
+  expectEqual(`${names.wheel}: METADATA name and version`, read.wheel, ["pulumi_wsbridge", release.version]);
+  expectEqual(`${names.wheel}: pulumi_wsbridge/pulumi-plugin.json version`, read.plugin, release.version);
+  expectEqual(`${names.sdist}: PKG-INFO name and version`, read.sdist, ["pulumi_wsbridge", release.version]);
+}
+
+export function verifyGoAndDotnet(release: Release, goModulePath: string): void {
+  const names = artifactNames(release.version);
+  const readJson = (...parts: string[]) => JSON.parse(fs.readFileSync(path.join(release.out, ...parts), "utf8")) as Record<string, unknown>;
+  expectEqual("go/module/wsbridge/pulumi-plugin.json version", readJson(names.goModule, "wsbridge", "pulumi-plugin.json").version, release.version);
+  const versions = path.join(release.out, names.goProxy, ...goModulePath.split("/"), "@v");
+  for (const file of ["list", `v${release.version}.info`, `v${release.version}.mod`, `v${release.version}.zip`]) {
+    if (!fs.existsSync(path.join(versions, file))) throw new Error(`the GOPROXY layout lacks ${path.relative(release.out, path.join(versions, file))}`);
+  }
+  const project = fs.readFileSync(path.join(release.out, names.dotnetProject), "utf8");
+  expectEqual(`${names.dotnetProject} <Version>`, /<Version>([^<]*)<\/Version>/.exec(project)?.[1], release.version);
+  expectEqual("dotnet/version.txt", fs.readFileSync(path.join(release.out, names.dotnet, "version.txt"), "utf8").trim(), release.version);
+  expectEqual("dotnet/pulumi-plugin.json version", readJson(names.dotnet, "pulumi-plugin.json").version, release.version);
+}
