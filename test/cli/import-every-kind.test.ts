@@ -453,8 +453,9 @@ describe("the TypeScript `pulumi import` would print in a Node.js project", () =
   });
 
   // `pulumi import` made the unversioned default provider ("default"), as it does in any project unless
-  // the import file names a version; the SDK's resources ask for the plugin's version, so the first
-  // preview of the pasted program moves them to "default_0_1_0": a provider step, no resource change.
+  // the import file names a version; the SDK's resources ask for the plugin's version and name its
+  // release (pluginDownloadURL), so the first preview of the pasted program moves them to the default
+  // provider the engine names after both: a provider step, no resource change.
   test("run as the same stack's program (inline, through the Automation API), previews every resource unchanged and sends no request", async () => {
     const stack = await project.inlineStack("dev", programFromTypeScript(typescript));
     const events: EngineEvent[] = [];
@@ -462,7 +463,7 @@ describe("the TypeScript `pulumi import` would print in a Node.js project", () =
     expect(result.changeSummary).toEqual({ same: 12 });
     const steps = events.flatMap((e) => (e.resourcePreEvent ? [`${e.resourcePreEvent.metadata.op} ${e.resourcePreEvent.metadata.urn.split("::").pop()}`] : []));
     expect(steps.sort()).toEqual([
-      "create default_0_1_0", "delete default", ...[`${PROJECT}-dev`, ...OTHER_FORMS.map((c) => c.name)].map((name) => `same ${name}`),
+      "create default_0_1_0_github_/api.github.com/pulumi-wsbridge/pulumi-wsbridge", "delete default", ...[`${PROJECT}-dev`, ...OTHER_FORMS.map((c) => c.name)].map((name) => `same ${name}`),
     ].sort());
     expect(takeRequests()).toEqual([]);
   });

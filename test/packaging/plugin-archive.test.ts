@@ -71,13 +71,13 @@ test("the archive holds the launcher, the loader, the bundle with its code cache
   expect(path.basename(pluginArchive())).toMatch(new RegExp(`^pulumi-resource-wsbridge-v${version.replace(/\./g, "\\.")}-(linux|darwin)-(amd64|arm64)\\.tar\\.gz$`));
 });
 
-test("beside the archive, the SDK's npm tarball names the plugin and its version, with the compiled classes and their types", () => {
+test("beside the archive, the SDK's npm tarball names the plugin, its version and its release, with the compiled classes and their types", () => {
   const tarball = path.join(path.dirname(pluginArchive()), `pulumi-wsbridge-wsbridge-${version}.tgz`);
   const files = execFileSync("tar", ["-tzf", tarball], { encoding: "utf8" }).split("\n");
   expect(files).toEqual(expect.arrayContaining(["package/package.json", "package/index.js", "package/index.d.ts", "package/workspace.js", "package/workspace.d.ts"]));
   const manifest = JSON.parse(execFileSync("tar", ["-xzOf", tarball, "package/package.json"], { encoding: "utf8" })) as Record<string, unknown>;
   expect({ name: manifest.name, version: manifest.version, pulumi: manifest.pulumi }).toEqual({
-    name: "@pulumi-wsbridge/wsbridge", version, pulumi: { resource: true, name: "wsbridge", version },
+    name: "@pulumi-wsbridge/wsbridge", version, pulumi: { resource: true, name: "wsbridge", version, server: "github://api.github.com/pulumi-wsbridge/pulumi-wsbridge" },
   });
 });
 
