@@ -8,6 +8,7 @@
 // writes the same program, byte for byte.
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { seedEstate, type EstateManifest } from "../support/adopt-estate";
 import { runAdopt, type AdoptRun } from "../support/adopt-run";
@@ -171,8 +172,10 @@ describe.each(["self-managed", "hosted"] as const)("the %s edition", (edition) =
     fs.mkdirSync(path.join(workDir, `${project.name}.dev`), { recursive: true });
     fs.copyFileSync(path.join(project.dir, "Pulumi.dev.yaml"), path.join(workDir, `${project.name}.dev`, "Pulumi.dev.yaml"));
     e2e.emulator.clearRequests();
+    // HOME stays the user's: Go keeps its build and module caches below it (the stack folder's HOME is
+    // empty, and with it Go would download and compile the Pulumi SDK afresh: minutes).
     const printed = await run("go", ["run", ".", project.name, "dev"], module, {
-      ...project.env, GOFLAGS: "-mod=mod", WSBRIDGE_GO_ADDRESS: e2e.emulator.url, WSBRIDGE_GO_TOKEN: estate.tokens.readOnly,
+      ...project.env, HOME: os.homedir(), GOFLAGS: "-mod=mod", WSBRIDGE_GO_ADDRESS: e2e.emulator.url, WSBRIDGE_GO_TOKEN: estate.tokens.readOnly,
       WSBRIDGE_GO_ORGANIZATION: estate.organization, WSBRIDGE_GO_WORKDIR: workDir,
     });
     const total = adoptable(estate, () => true).length + Object.keys(adoptableConsumers(estate, () => true)).length;
