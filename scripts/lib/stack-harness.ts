@@ -72,11 +72,16 @@ export interface StackOptions {
 }
 
 /** The plugin archive `npm run build:plugin` writes for this machine's OS and architecture. */
-export function pluginArchive(): string {
-  const version = (JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string }).version;
+/** This machine in Pulumi's `<os>-<arch>` names, as plugin archives are named and the engine asks for them. */
+export function pulumiPlatform(): string {
   const os = process.platform === "win32" ? "windows" : process.platform;
   const arch = process.arch === "x64" ? "amd64" : process.arch;
-  const archive = path.join(repoRoot, "dist", "plugin", `pulumi-resource-wsbridge-v${version}-${os}-${arch}.tar.gz`);
+  return `${os}-${arch}`;
+}
+
+export function pluginArchive(): string {
+  const version = (JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string }).version;
+  const archive = path.join(repoRoot, "dist", "plugin", `pulumi-resource-wsbridge-v${version}-${pulumiPlatform()}.tar.gz`);
   if (!fs.existsSync(archive)) throw new Error(`${archive} is missing: run \`npm run build:plugin\` first`);
   return archive;
 }

@@ -15,7 +15,7 @@ import type { AddressInfo } from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
-import { pluginArchive, pulumiCli, repoRoot } from "../../scripts/lib/stack-harness";
+import { pluginArchive, pulumiCli, pulumiPlatform, repoRoot } from "../../scripts/lib/stack-harness";
 import { fetchingEnvironment, servePluginReleases, type PluginReleaseServer } from "../support/plugin-release-server";
 import { pulumiRelease, pythonEnvironmentWithSdk, runCommand, type Printed, type PythonEnvironment } from "../support/python-env";
 
@@ -105,9 +105,8 @@ test("the Python program passes every step on the real CLI, the engine downloads
   expect(status).toBe(0);
   expect(printed).toMatch(/\nRan 9 tests in [\d.]+s\n\nOK\n/);
   expect(printed).not.toMatch(/\bskipped\b/);
-  const platform = `${process.platform}-${process.arch === "x64" ? "amd64" : process.arch}`;
   expect(releases.requests).toEqual([
-    `/pulumi-wsbridge/pulumi-wsbridge/releases/download/v${VERSION}/pulumi-resource-wsbridge-v${VERSION}-${platform}.tar.gz`,
+    `/pulumi-wsbridge/pulumi-wsbridge/releases/download/v${VERSION}/pulumi-resource-wsbridge-v${VERSION}-${pulumiPlatform()}.tar.gz`,
   ]);
   expect(printed).not.toContain(emulator.token);
 }, LONG_MS);
