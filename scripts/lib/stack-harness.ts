@@ -9,6 +9,7 @@ import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { pulumiPlatform } from "./platform";
 import {
   LocalWorkspace,
   PulumiCommand,
@@ -72,12 +73,7 @@ export interface StackOptions {
 }
 
 /** The plugin archive `npm run build:plugin` writes for this machine's OS and architecture. */
-/** This machine in Pulumi's `<os>-<arch>` names, as plugin archives are named and the engine asks for them. */
-export function pulumiPlatform(): string {
-  const os = process.platform === "win32" ? "windows" : process.platform;
-  const arch = process.arch === "x64" ? "amd64" : process.arch;
-  return `${os}-${arch}`;
-}
+export { pulumiPlatform };
 
 export function pluginArchive(): string {
   const version = (JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string }).version;

@@ -4,7 +4,10 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 
-export const GO_MODULE = "github.com/pulumi-wsbridge/pulumi-wsbridge/sdk/go";
+/** The Go SDK's module: one level above the package the schema's language.go.importBasePath names. */
+export const GO_MODULE = path.posix.dirname(
+  (JSON.parse(fs.readFileSync(path.join(__dirname, "..", "..", "schema", "schema.json"), "utf8")) as { language: { go: { importBasePath: string } } }).language.go.importBasePath,
+);
 
 export interface ReleaseOptions {
   /** X.Y.Z */

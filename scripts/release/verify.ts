@@ -11,6 +11,7 @@ import * as pb from "@pulumi/pulumi/proto/provider_pb";
 import type { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
 import { artifactNames, type Release } from "./artifacts";
 import { run } from "./run";
+import { pulumiPlatform } from "../lib/platform";
 
 const ARCHIVE_FILES = [
   "pulumi-resource-wsbridge", "pulumi-resource-wsbridge.bundle.js", "pulumi-resource-wsbridge.bundle.js.LEGAL.txt",
@@ -58,11 +59,9 @@ export async function verifyNpmPackages(release: Release, schema: Record<string,
 export async function verifyPluginArchives(release: Release): Promise<void> {
   const names = artifactNames(release.version);
   for (const archive of names.archives) expectEqual(`${archive}: its files`, await tarList(path.join(release.out, archive)), ARCHIVE_FILES);
-  const os = process.platform === "darwin" ? "darwin" : "linux";
-  const arch = process.arch === "arm64" ? "arm64" : "amd64";
   const dir = path.join(release.work, "plugin-check");
   fs.mkdirSync(dir, { recursive: true });
-  await run("tar", ["-xzf", path.join(release.out, `pulumi-resource-wsbridge-v${release.version}-${os}-${arch}.tar.gz`), "-C", dir]);
+  await run("tar", ["-xzf", path.join(release.out, `pulumi-resource-wsbridge-v${release.version}-${pulumiPlatform()}.tar.gz`), "-C", dir]);
   const { version, schemaVersion } = await askPlugin(path.join(dir, "pulumi-resource-wsbridge"));
   expectEqual("the plugin's GetPluginInfo version", version, release.version);
   expectEqual("the version of the schema the plugin serves", schemaVersion, release.version);

@@ -11,13 +11,13 @@ import * as path from "node:path";
 import { LocalWorkspace, type PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
 import * as wsbridge from "@pulumi-wsbridge/wsbridge";
 import { startEmulator, type RunningEmulator } from "../../emulator";
-import { pulumiCli, pulumiPlatform } from "../../scripts/lib/stack-harness";
-import { fetchingEnvironment, servePluginReleases, type PluginReleaseServer } from "../support/plugin-release-server";
+import { pulumiCli } from "../../scripts/lib/stack-harness";
+import { fetchingEnvironment, releaseAssetPath, servePluginReleases, type PluginReleaseServer } from "../support/plugin-release-server";
 
 const LONG_MS = 5 * 60_000;
 const VERSION = (JSON.parse(fs.readFileSync(path.join(__dirname, "..", "..", "package.json"), "utf8")) as { version: string }).version;
 /** The asset the engine asks for on this machine. */
-const ASSET = `/pulumi-wsbridge/pulumi-wsbridge/releases/download/v${VERSION}/pulumi-resource-wsbridge-v${VERSION}-${pulumiPlatform()}.tar.gz`;
+const ASSET = releaseAssetPath();
 
 let cli: PulumiCommand;
 let emulator: RunningEmulator;

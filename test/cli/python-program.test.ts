@@ -15,8 +15,8 @@ import type { AddressInfo } from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
-import { pluginArchive, pulumiCli, pulumiPlatform, repoRoot } from "../../scripts/lib/stack-harness";
-import { fetchingEnvironment, servePluginReleases, type PluginReleaseServer } from "../support/plugin-release-server";
+import { pluginArchive, pulumiCli, repoRoot } from "../../scripts/lib/stack-harness";
+import { fetchingEnvironment, releaseAssetPath, servePluginReleases, type PluginReleaseServer } from "../support/plugin-release-server";
 import { pulumiRelease, pythonEnvironmentWithSdk, runCommand, type Printed, type PythonEnvironment } from "../support/python-env";
 
 const PYTHON_TEST_DIR = path.join(repoRoot, "test", "python");
@@ -106,7 +106,7 @@ test("the Python program passes every step on the real CLI, the engine downloads
   expect(printed).toMatch(/\nRan 9 tests in [\d.]+s\n\nOK\n/);
   expect(printed).not.toMatch(/\bskipped\b/);
   expect(releases.requests).toEqual([
-    `/pulumi-wsbridge/pulumi-wsbridge/releases/download/v${VERSION}/pulumi-resource-wsbridge-v${VERSION}-${pulumiPlatform()}.tar.gz`,
+    releaseAssetPath(),
   ]);
   expect(printed).not.toContain(emulator.token);
 }, LONG_MS);

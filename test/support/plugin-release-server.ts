@@ -8,10 +8,20 @@ import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import * as path from "node:path";
 import type { PulumiCommand } from "@pulumi/pulumi/automation";
-import { stackFolderEnvironment } from "../../scripts/lib/stack-harness";
+import { pulumiPlatform, stackFolderEnvironment } from "../../scripts/lib/stack-harness";
 import { releaseHome } from "../../scripts/package-schema/release-home";
 
 const ROOT = path.resolve(__dirname, "..", "..");
+const PACKAGE_JSON = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string; repository?: string | { url: string }; homepage?: string };
+
+/**
+ * The path the engine asks a release server for: GitHub's download path of this machine's archive of
+ * the plugin (package.json's version unless `version` says otherwise).
+ */
+export function releaseAssetPath(version: string = PACKAGE_JSON.version): string {
+  const home = releaseHome(PACKAGE_JSON);
+  return `/${home.owner}/${home.repo}/releases/download/v${version}/pulumi-resource-wsbridge-v${version}-${pulumiPlatform()}.tar.gz`;
+}
 
 export interface PluginReleaseServer {
   /** http://127.0.0.1:<port> */
@@ -32,7 +42,7 @@ export interface ReleaseServerOptions {
 
 export async function servePluginReleases(options: ReleaseServerOptions = {}): Promise<PluginReleaseServer> {
   const assets = options.assets ?? path.join(ROOT, "dist", "plugin");
-  const home = releaseHome(JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { repository?: string | { url: string }; homepage?: string });
+  const home = releaseHome(PACKAGE_JSON);
   const prefix = `/${home.owner}/${home.repo}/releases/download/`;
   const requests: string[] = [];
   const server = http.createServer((request, response) => {
