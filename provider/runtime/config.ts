@@ -37,6 +37,8 @@ export type ResolvedSettings = {
   edition?: Edition;
   /** Where the token came from, for messages (never the token itself). */
   tokenSource?: "config" | "env" | "credentials-file";
+  /** Every change to the server is refused (read-only.ts); named as the user set it (`wsbridge:readOnly`, `WSBRIDGE_READ_ONLY`). */
+  readOnly?: { readonly source: string };
   /** Settings whose value cannot be used, named as the user wrote them; the first request throws
    * InvalidConfigError for the first one (so that configure and check never throw). */
   invalid?: { key: string; reason: string }[];
@@ -91,6 +93,23 @@ function resolveEdition(stack: StackConfig, env: NodeJS.ProcessEnv, settings: Re
     key: fromConfig !== undefined ? "wsbridge:edition" : SETTINGS.edition.environment[0],
     reason: `must be "hosted" or "self-managed", got "${raw}"`,
   });
+}
+
+/**
+ * Read-only when the stack config or the variable says `true`: a safety switch, so one source cannot
+ * loosen what the other tightened. Anything but `true`/`false` is reported, never read as `false`.
+ */
+function resolveReadOnly(stack: StackConfig, env: NodeJS.ProcessEnv, settings: ResolvedSettings): void {
+  const sources: [string | undefined, string][] = [
+    [stack.readOnly, "wsbridge:readOnly"],
+    [fromEnvironment(env, SETTINGS.readOnly.environment), SETTINGS.readOnly.environment[0]],
+  ];
+  for (const [raw, key] of sources) {
+    if (raw === undefined) continue;
+    const value = raw.toLowerCase();
+    if (value === "true") settings.readOnly ??= { source: key };
+    else if (value !== "false") (settings.invalid ??= []).push({ key, reason: `must be "true" or "false", got "${raw}"` });
+  }
 }
 
 /** An address must be an absolute http(s) URL; reported under the setting it came from. */
@@ -195,6 +214,7 @@ function resolveWith(stack: StackConfig, env: NodeJS.ProcessEnv): ResolvedSettin
   const organization = resolveOrganization(stack.organization, env);
   if (organization !== undefined) settings.organization = organization;
   resolveEdition(stack, env, settings);
+  resolveReadOnly(stack, env, settings);
   for (const key of LIMIT_NAMES) resolveLimit(stack, key, env, settings);
   return settings;
 }

@@ -23,6 +23,17 @@ export interface TextSetting {
   readonly secret?: true;
 }
 
+/**
+ * A switch: `true` or `false`, from stack config and one environment variable. A switch that makes the
+ * provider safer is on when either source says `true` (the variable can only tighten, never loosen).
+ */
+export interface SwitchSetting {
+  readonly type: "boolean";
+  readonly description: string;
+  readonly environment: readonly [string];
+  readonly note?: string;
+}
+
 /** A limit of the client: a whole number in a range, from stack config, then one environment variable. */
 export interface LimitSetting {
   readonly type: "integer";
@@ -94,7 +105,16 @@ export const SETTINGS = {
     description: "How long, in milliseconds, unlock's \"not finalized yet\" 503 is retried.",
     environment: ["WSBRIDGE_UNLOCK_RETRY_PERIOD_MS"], min: 0, max: 3_600_000, unit: "milliseconds",
   },
-} as const satisfies Record<string, TextSetting | LimitSetting>;
+  readOnly: {
+    type: "boolean",
+    description: "Refuse every change to the server: a create, update, replacement or delete fails before any " +
+      "request is sent, and a preview that would need one fails, naming the object and the properties. For " +
+      "adoption steps (`wsbridge adopt` writes it into the project) and other runs that must only read.",
+    environment: ["WSBRIDGE_READ_ONLY"],
+    note: "`true` in either the stack config or the variable makes the provider read-only; `false` in one does not " +
+      "override `true` in the other.",
+  },
+} as const satisfies Record<string, TextSetting | LimitSetting | SwitchSetting>;
 
 export type SettingName = keyof typeof SETTINGS;
 export const SETTING_NAMES = Object.keys(SETTINGS) as SettingName[];
@@ -106,6 +126,7 @@ export const LIMIT_NAMES = SETTING_NAMES.filter((name): name is LimitName => SET
 /** The settings as a program or an explicit provider gives them (every one optional: each falls back to the environment). */
 export type ProviderConfig = {
   [K in SettingName]?: (typeof SETTINGS)[K] extends LimitSetting ? number
+    : (typeof SETTINGS)[K] extends SwitchSetting ? boolean
     : (typeof SETTINGS)[K] extends { values: readonly (infer V)[] } ? V : string;
 };
 
@@ -145,13 +166,16 @@ export function resolveOrganization(configured: string | undefined, env: NodeJS.
  * A setting's whole description, as the package schema states it: what it is, what it falls back to,
  * and its rule and default (`defaultValue`, where there is one).
  */
-export function describeSetting(name: SettingName, defaultValue?: string | number): string {
-  const setting: TextSetting | LimitSetting = SETTINGS[name];
+export function describeSetting(name: SettingName, defaultValue?: string | number | boolean): string {
+  const setting: TextSetting | LimitSetting | SwitchSetting = SETTINGS[name];
   const sources = setting.environment.map((variable) => `\`${variable}\``);
   if ("thenFrom" in setting && setting.thenFrom !== undefined) sources.push(setting.thenFrom);
-  const parts = [setting.description, `Falls back to ${sources.join(", then ")}.`];
+  const parts = [setting.description, setting.type === "boolean" ? `Also read from ${sources.join(", ")}.` : `Falls back to ${sources.join(", then ")}.`];
   if (setting.type === "integer") {
     parts.push(`A whole number from ${setting.min} to ${setting.max}${defaultValue === undefined ? "" : `; default ${defaultValue}`}.`);
+  } else if (setting.type === "boolean") {
+    if (setting.note !== undefined) parts.push(setting.note);
+    parts.push(`\`true\` or \`false\`${defaultValue === undefined ? "" : `; default \`${defaultValue}\``}.`);
   } else {
     if (setting.note !== undefined) parts.push(setting.note);
     if (setting.values !== undefined) parts.push(`One of: ${setting.values.map((v) => `\`${v}\``).join(", ")}.`);

@@ -223,7 +223,7 @@ function providerConfig(): { description: string; properties: Record<string, Pro
   const properties: Record<string, PropertySpec> = {};
   for (const name of [...table.SETTING_NAMES].sort()) {
     const setting = table.SETTINGS[name];
-    const fallback = name === "address" ? runtime.DEFAULT_ADDRESS : runtime.DEFAULT_LIMITS[name];
+    const fallback = name === "address" ? runtime.DEFAULT_ADDRESS : setting.type === "boolean" ? false : runtime.DEFAULT_LIMITS[name];
     properties[name] = {
       description: table.describeSetting(name, fallback),
       ...("secret" in setting && setting.secret && { secret: true }),

@@ -56,6 +56,7 @@ export class Provider extends pulumi.ProviderResource {
             resourceInputs["maxRetries"] = pulumi.output(args?.maxRetries).apply(JSON.stringify);
             resourceInputs["organization"] = args?.organization;
             resourceInputs["rateLimitMaxWaitMs"] = pulumi.output(args?.rateLimitMaxWaitMs).apply(JSON.stringify);
+            resourceInputs["readOnly"] = pulumi.output(args?.readOnly).apply(JSON.stringify);
             resourceInputs["requestTimeoutMs"] = pulumi.output(args?.requestTimeoutMs).apply(JSON.stringify);
             resourceInputs["retryBudgetMs"] = pulumi.output(args?.retryBudgetMs).apply(JSON.stringify);
             resourceInputs["token"] = args?.token ? pulumi.secret(args.token) : undefined;
@@ -96,6 +97,10 @@ export interface ProviderArgs {
      * The longest wait in milliseconds a 429 may ask for; a longer one fails at once. Falls back to `WSBRIDGE_RATE_LIMIT_MAX_WAIT_MS`. A whole number from 0 to 3600000; default 60000.
      */
     rateLimitMaxWaitMs?: pulumi.Input<number | undefined>;
+    /**
+     * Refuse every change to the server: a create, update, replacement or delete fails before any request is sent, and a preview that would need one fails, naming the object and the properties. For adoption steps (`wsbridge adopt` writes it into the project) and other runs that must only read. Also read from `WSBRIDGE_READ_ONLY`. `true` in either the stack config or the variable makes the provider read-only; `false` in one does not override `true` in the other. `true` or `false`; default `false`.
+     */
+    readOnly?: pulumi.Input<boolean | undefined>;
     /**
      * Milliseconds allowed per attempt for the response headers, and again for the body. Falls back to `WSBRIDGE_REQUEST_TIMEOUT_MS`. A whole number from 1 to 3600000; default 30000.
      */

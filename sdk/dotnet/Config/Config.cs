@@ -92,6 +92,16 @@ namespace PulumiWsbridge.Wsbridge
             set => _rateLimitMaxWaitMs.Set(value);
         }
 
+        private static readonly __Value<bool?> _readOnly = new __Value<bool?>(() => __config.GetBoolean("readOnly"));
+        /// <summary>
+        /// Refuse every change to the server: a create, update, replacement or delete fails before any request is sent, and a preview that would need one fails, naming the object and the properties. For adoption steps (`wsbridge adopt` writes it into the project) and other runs that must only read. Also read from `WSBRIDGE_READ_ONLY`. `true` in either the stack config or the variable makes the provider read-only; `false` in one does not override `true` in the other. `true` or `false`; default `false`.
+        /// </summary>
+        public static bool? ReadOnly
+        {
+            get => _readOnly.Get();
+            set => _readOnly.Set(value);
+        }
+
         private static readonly __Value<int?> _requestTimeoutMs = new __Value<int?>(() => __config.GetInt32("requestTimeoutMs"));
         /// <summary>
         /// Milliseconds allowed per attempt for the response headers, and again for the body. Falls back to `WSBRIDGE_REQUEST_TIMEOUT_MS`. A whole number from 1 to 3600000; default 30000.

@@ -61,6 +61,8 @@ type providerArgs struct {
 	Organization *string `pulumi:"organization"`
 	// The longest wait in milliseconds a 429 may ask for; a longer one fails at once. Falls back to `WSBRIDGE_RATE_LIMIT_MAX_WAIT_MS`. A whole number from 0 to 3600000; default 60000.
 	RateLimitMaxWaitMs *int `pulumi:"rateLimitMaxWaitMs"`
+	// Refuse every change to the server: a create, update, replacement or delete fails before any request is sent, and a preview that would need one fails, naming the object and the properties. For adoption steps (`wsbridge adopt` writes it into the project) and other runs that must only read. Also read from `WSBRIDGE_READ_ONLY`. `true` in either the stack config or the variable makes the provider read-only; `false` in one does not override `true` in the other. `true` or `false`; default `false`.
+	ReadOnly *bool `pulumi:"readOnly"`
 	// Milliseconds allowed per attempt for the response headers, and again for the body. Falls back to `WSBRIDGE_REQUEST_TIMEOUT_MS`. A whole number from 1 to 3600000; default 30000.
 	RequestTimeoutMs *int `pulumi:"requestTimeoutMs"`
 	// Wall-clock budget of one call in milliseconds, all attempts and waits included. Falls back to `WSBRIDGE_RETRY_BUDGET_MS`. A whole number from 0 to 3600000; default 120000.
@@ -85,6 +87,8 @@ type ProviderArgs struct {
 	Organization pulumi.StringPtrInput
 	// The longest wait in milliseconds a 429 may ask for; a longer one fails at once. Falls back to `WSBRIDGE_RATE_LIMIT_MAX_WAIT_MS`. A whole number from 0 to 3600000; default 60000.
 	RateLimitMaxWaitMs pulumi.IntPtrInput
+	// Refuse every change to the server: a create, update, replacement or delete fails before any request is sent, and a preview that would need one fails, naming the object and the properties. For adoption steps (`wsbridge adopt` writes it into the project) and other runs that must only read. Also read from `WSBRIDGE_READ_ONLY`. `true` in either the stack config or the variable makes the provider read-only; `false` in one does not override `true` in the other. `true` or `false`; default `false`.
+	ReadOnly pulumi.BoolPtrInput
 	// Milliseconds allowed per attempt for the response headers, and again for the body. Falls back to `WSBRIDGE_REQUEST_TIMEOUT_MS`. A whole number from 1 to 3600000; default 30000.
 	RequestTimeoutMs pulumi.IntPtrInput
 	// Wall-clock budget of one call in milliseconds, all attempts and waits included. Falls back to `WSBRIDGE_RETRY_BUDGET_MS`. A whole number from 0 to 3600000; default 120000.

@@ -25,6 +25,7 @@ class ProviderArgs:
                  max_retries: pulumi.Input[Optional[_builtins.int]] = None,
                  organization: pulumi.Input[Optional[_builtins.str]] = None,
                  rate_limit_max_wait_ms: pulumi.Input[Optional[_builtins.int]] = None,
+                 read_only: pulumi.Input[Optional[_builtins.bool]] = None,
                  request_timeout_ms: pulumi.Input[Optional[_builtins.int]] = None,
                  retry_budget_ms: pulumi.Input[Optional[_builtins.int]] = None,
                  token: pulumi.Input[Optional[_builtins.str]] = None,
@@ -38,6 +39,7 @@ class ProviderArgs:
         :param pulumi.Input[_builtins.int] max_retries: Retries of a 5xx answer or a lost connection, for requests that are safe to repeat. Falls back to `WSBRIDGE_MAX_RETRIES`. A whole number from 0 to 50; default 4.
         :param pulumi.Input[_builtins.str] organization: The organization of resources and lookups that name none. Falls back to `WSBRIDGE_ORGANIZATION`, then `TFE_ORGANIZATION`.
         :param pulumi.Input[_builtins.int] rate_limit_max_wait_ms: The longest wait in milliseconds a 429 may ask for; a longer one fails at once. Falls back to `WSBRIDGE_RATE_LIMIT_MAX_WAIT_MS`. A whole number from 0 to 3600000; default 60000.
+        :param pulumi.Input[_builtins.bool] read_only: Refuse every change to the server: a create, update, replacement or delete fails before any request is sent, and a preview that would need one fails, naming the object and the properties. For adoption steps (`wsbridge adopt` writes it into the project) and other runs that must only read. Also read from `WSBRIDGE_READ_ONLY`. `true` in either the stack config or the variable makes the provider read-only; `false` in one does not override `true` in the other. `true` or `false`; default `false`.
         :param pulumi.Input[_builtins.int] request_timeout_ms: Milliseconds allowed per attempt for the response headers, and again for the body. Falls back to `WSBRIDGE_REQUEST_TIMEOUT_MS`. A whole number from 1 to 3600000; default 30000.
         :param pulumi.Input[_builtins.int] retry_budget_ms: Wall-clock budget of one call in milliseconds, all attempts and waits included. Falls back to `WSBRIDGE_RETRY_BUDGET_MS`. A whole number from 0 to 3600000; default 120000.
         :param pulumi.Input[_builtins.str] token: The API token. Falls back to `WSBRIDGE_TOKEN`, then `TFE_TOKEN`, then Terraform CLI's `TF_TOKEN_<host>`, then the token for the address's host in the Terraform CLI credentials file (`~/.terraform.d/credentials.tfrc.json`). Never logged; a token set in plaintext stack config is warned about.
@@ -55,6 +57,8 @@ class ProviderArgs:
             pulumi.set(__self__, "organization", organization)
         if rate_limit_max_wait_ms is not None:
             pulumi.set(__self__, "rate_limit_max_wait_ms", rate_limit_max_wait_ms)
+        if read_only is not None:
+            pulumi.set(__self__, "read_only", read_only)
         if request_timeout_ms is not None:
             pulumi.set(__self__, "request_timeout_ms", request_timeout_ms)
         if retry_budget_ms is not None:
@@ -137,6 +141,18 @@ class ProviderArgs:
         pulumi.set(self, "rate_limit_max_wait_ms", value)
 
     @_builtins.property
+    @pulumi.getter(name="readOnly")
+    def read_only(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Refuse every change to the server: a create, update, replacement or delete fails before any request is sent, and a preview that would need one fails, naming the object and the properties. For adoption steps (`wsbridge adopt` writes it into the project) and other runs that must only read. Also read from `WSBRIDGE_READ_ONLY`. `true` in either the stack config or the variable makes the provider read-only; `false` in one does not override `true` in the other. `true` or `false`; default `false`.
+        """
+        return pulumi.get(self, "read_only")
+
+    @read_only.setter
+    def read_only(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "read_only", value)
+
+    @_builtins.property
     @pulumi.getter(name="requestTimeoutMs")
     def request_timeout_ms(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
@@ -197,6 +213,7 @@ class Provider(pulumi.ProviderResource):
                  max_retries: pulumi.Input[Optional[_builtins.int]] = None,
                  organization: pulumi.Input[Optional[_builtins.str]] = None,
                  rate_limit_max_wait_ms: pulumi.Input[Optional[_builtins.int]] = None,
+                 read_only: pulumi.Input[Optional[_builtins.bool]] = None,
                  request_timeout_ms: pulumi.Input[Optional[_builtins.int]] = None,
                  retry_budget_ms: pulumi.Input[Optional[_builtins.int]] = None,
                  token: pulumi.Input[Optional[_builtins.str]] = None,
@@ -214,6 +231,7 @@ class Provider(pulumi.ProviderResource):
         :param pulumi.Input[_builtins.int] max_retries: Retries of a 5xx answer or a lost connection, for requests that are safe to repeat. Falls back to `WSBRIDGE_MAX_RETRIES`. A whole number from 0 to 50; default 4.
         :param pulumi.Input[_builtins.str] organization: The organization of resources and lookups that name none. Falls back to `WSBRIDGE_ORGANIZATION`, then `TFE_ORGANIZATION`.
         :param pulumi.Input[_builtins.int] rate_limit_max_wait_ms: The longest wait in milliseconds a 429 may ask for; a longer one fails at once. Falls back to `WSBRIDGE_RATE_LIMIT_MAX_WAIT_MS`. A whole number from 0 to 3600000; default 60000.
+        :param pulumi.Input[_builtins.bool] read_only: Refuse every change to the server: a create, update, replacement or delete fails before any request is sent, and a preview that would need one fails, naming the object and the properties. For adoption steps (`wsbridge adopt` writes it into the project) and other runs that must only read. Also read from `WSBRIDGE_READ_ONLY`. `true` in either the stack config or the variable makes the provider read-only; `false` in one does not override `true` in the other. `true` or `false`; default `false`.
         :param pulumi.Input[_builtins.int] request_timeout_ms: Milliseconds allowed per attempt for the response headers, and again for the body. Falls back to `WSBRIDGE_REQUEST_TIMEOUT_MS`. A whole number from 1 to 3600000; default 30000.
         :param pulumi.Input[_builtins.int] retry_budget_ms: Wall-clock budget of one call in milliseconds, all attempts and waits included. Falls back to `WSBRIDGE_RETRY_BUDGET_MS`. A whole number from 0 to 3600000; default 120000.
         :param pulumi.Input[_builtins.str] token: The API token. Falls back to `WSBRIDGE_TOKEN`, then `TFE_TOKEN`, then Terraform CLI's `TF_TOKEN_<host>`, then the token for the address's host in the Terraform CLI credentials file (`~/.terraform.d/credentials.tfrc.json`). Never logged; a token set in plaintext stack config is warned about.
@@ -250,6 +268,7 @@ class Provider(pulumi.ProviderResource):
                  max_retries: pulumi.Input[Optional[_builtins.int]] = None,
                  organization: pulumi.Input[Optional[_builtins.str]] = None,
                  rate_limit_max_wait_ms: pulumi.Input[Optional[_builtins.int]] = None,
+                 read_only: pulumi.Input[Optional[_builtins.bool]] = None,
                  request_timeout_ms: pulumi.Input[Optional[_builtins.int]] = None,
                  retry_budget_ms: pulumi.Input[Optional[_builtins.int]] = None,
                  token: pulumi.Input[Optional[_builtins.str]] = None,
@@ -269,6 +288,7 @@ class Provider(pulumi.ProviderResource):
             __props__.__dict__["max_retries"] = pulumi.Output.from_input(max_retries).apply(pulumi.runtime.to_json) if max_retries is not None else None
             __props__.__dict__["organization"] = organization
             __props__.__dict__["rate_limit_max_wait_ms"] = pulumi.Output.from_input(rate_limit_max_wait_ms).apply(pulumi.runtime.to_json) if rate_limit_max_wait_ms is not None else None
+            __props__.__dict__["read_only"] = pulumi.Output.from_input(read_only).apply(pulumi.runtime.to_json) if read_only is not None else None
             __props__.__dict__["request_timeout_ms"] = pulumi.Output.from_input(request_timeout_ms).apply(pulumi.runtime.to_json) if request_timeout_ms is not None else None
             __props__.__dict__["retry_budget_ms"] = pulumi.Output.from_input(retry_budget_ms).apply(pulumi.runtime.to_json) if retry_budget_ms is not None else None
             __props__.__dict__["token"] = None if token is None else pulumi.Output.secret(token)

@@ -63,6 +63,13 @@ class _ExportableConfig(types.ModuleType):
         return __config__.get_int('rateLimitMaxWaitMs')
 
     @_builtins.property
+    def read_only(self) -> Optional[bool]:
+        """
+        Refuse every change to the server: a create, update, replacement or delete fails before any request is sent, and a preview that would need one fails, naming the object and the properties. For adoption steps (`wsbridge adopt` writes it into the project) and other runs that must only read. Also read from `WSBRIDGE_READ_ONLY`. `true` in either the stack config or the variable makes the provider read-only; `false` in one does not override `true` in the other. `true` or `false`; default `false`.
+        """
+        return __config__.get_bool('readOnly')
+
+    @_builtins.property
     def request_timeout_ms(self) -> Optional[int]:
         """
         Milliseconds allowed per attempt for the response headers, and again for the body. Falls back to `WSBRIDGE_REQUEST_TIMEOUT_MS`. A whole number from 1 to 3600000; default 30000.
