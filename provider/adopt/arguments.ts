@@ -9,9 +9,14 @@ export interface AdoptArguments {
   readonly settings: Partial<Record<SettingName, string>>;
   readonly selection: Selection;
   readonly modules: boolean;
+  /** A selection flag (or --no-modules) was given: a later run takes it instead of the recorded one. */
+  readonly selectionGiven: boolean;
   readonly out: string;
   readonly language: Language;
+  readonly languageGiven: boolean;
   readonly projectName?: string;
+  /** The stack whose state says what the folder's program already holds (default: the selected one). */
+  readonly stack?: string;
   readonly concurrency: number;
   readonly help: boolean;
 }
@@ -47,15 +52,20 @@ Selection (default: the whole organization; each flag may be given more than onc
 
 Output:
   --out DIR                the project folder (default: the current folder); a Pulumi project there
-                           that adopt did not write is refused
+                           that adopt did not write is refused. Where adopt wrote before and the stack
+                           holds what it declared, only what is new is added (a batch), and nothing
+                           you wrote is changed; the stack's state says what it holds
+  --stack NAME             that stack (default: the folder's selected stack), read with \`pulumi\`
   --language yaml|typescript|go   default yaml (runs with the plugin alone; \`pulumi convert\` turns it
-                           into any language)
+                           into any language); a later run keeps the folder's
   --project-name NAME      the Pulumi project's name (default: <organization>-estate)
   --concurrency N          reads in flight at once, 1 to 64 (default 8); the rate limit paces them
   -h, --help               this text
 
-It writes the program, adoption-report.md (what was adopted, what was not and why) and
-adoption-report.json, and prints the same summary. See docs/adopt.md.`;
+Selection flags given to a later run replace the ones the folder was adopted with; without them it
+takes the same. It writes the program, adoption-report.md (what was adopted, what was not and why,
+what the stack holds that is gone from the server or changed there) and adoption-report.json, and
+prints a summary. See docs/adopt.md.`;
 
 export function parseAdoptArguments(argv: readonly string[]): AdoptArguments {
   const settings: Partial<Record<SettingName, string>> = {};
@@ -66,7 +76,10 @@ export function parseAdoptArguments(argv: readonly string[]): AdoptArguments {
   let modules = true;
   let out = ".";
   let language: Language = "yaml";
+  let languageGiven = false;
+  let selectionGiven = false;
   let projectName: string | undefined;
+  let stack: string | undefined;
   let concurrency = 8;
   let help = false;
   for (let i = 0; i < argv.length; i++) {
@@ -78,10 +91,12 @@ export function parseAdoptArguments(argv: readonly string[]): AdoptArguments {
       return v;
     };
     const setting = CONNECTION.find((name) => flag === `--${name}`);
+    if (["--project", "--workspace", "--exclude", "--tag", "--no-modules"].includes(flag)) selectionGiven = true;
     if (setting !== undefined) settings[setting] = value();
     else if (flag === "--project") projects.push(value());
     else if (flag === "--workspace") workspaces.push(value());
     else if (flag === "--exclude") excludes.push(value());
+    else if (flag === "--stack") stack = value();
     else if (flag === "--tag") {
       const text = value();
       const at = text.indexOf("=");
@@ -92,6 +107,7 @@ export function parseAdoptArguments(argv: readonly string[]): AdoptArguments {
       const v = value();
       if (!(LANGUAGES as readonly string[]).includes(v)) throw new UsageError(`--language must be one of ${LANGUAGES.join(", ")}, got "${v}".`);
       language = v as Language;
+      languageGiven = true;
     } else if (flag === "--project-name") {
       projectName = value();
       if (!/^[A-Za-z0-9_.-]+$/.test(projectName)) throw new UsageError(`--project-name may hold letters, digits, "_", "." and "-" only, got "${projectName}".`);
@@ -103,7 +119,7 @@ export function parseAdoptArguments(argv: readonly string[]): AdoptArguments {
     else throw new UsageError(`Unknown argument "${arg}". See wsbridge adopt --help.`);
   }
   return {
-    settings, selection: { projects, workspaces, tags, excludes }, modules, out, language, concurrency, help,
-    ...(projectName !== undefined && { projectName }),
+    settings, selection: { projects, workspaces, tags, excludes }, modules, selectionGiven, out, language, languageGiven, concurrency, help,
+    ...(projectName !== undefined && { projectName }), ...(stack !== undefined && { stack }),
   };
 }

@@ -6,15 +6,10 @@ import { clientSettingsFor, resolveSettingsFrom } from "../runtime/config";
 import { WsbridgeClient } from "../runtime/api";
 import { packageSchemaText, pluginVersion } from "../runtime/package-files";
 import { parseAdoptArguments, USAGE, UsageError, type AdoptArguments } from "./arguments";
-import { discover } from "./discover";
 import { failureSentence } from "./failure";
-import { assertWritable, writeFiles } from "./output";
-import { planAdoption } from "./plan";
 import type { PackageSchema } from "./program/go";
-import { projectFiles } from "./program/project";
 import { progressLine } from "./progress";
-import { reportJson, reportMarkdown, summaryText } from "./report";
-import { describeSelection } from "./selection";
+import { runAdoption } from "./run";
 
 export interface Io {
   readonly stdout: NodeJS.WritableStream;
@@ -68,27 +63,14 @@ async function adopt(args: AdoptArguments, io: Io): Promise<number> {
     io.stderr.write("No organization: pass --organization, or set WSBRIDGE_ORGANIZATION or TFE_ORGANIZATION. Nothing was written.\n");
     return 2;
   }
-  const out = path.resolve(io.cwd, args.out);
   const progress = progressLine(io.stderr);
   try {
-    assertWritable(out);
-    const client = new WsbridgeClient(clientSettingsFor(settings));
-    const estate = await discover(client, {
-      organization, selection: args.selection, modules: args.modules, concurrency: args.concurrency,
-      progress: (phase, done, total) => progress.report(phase, done, total),
-    });
-    progress.end();
-    const plan = planAdoption(estate);
-    const selection = describeSelection(args.selection);
-    const files = projectFiles(plan, args.language, {
-      projectName: args.projectName ?? `${organization}-estate`, selection, version: pluginVersion(),
+    const summary = await runAdoption(args, {
+      organization, out: path.resolve(io.cwd, args.out), env: io.env, progress, version: pluginVersion(),
+      client: new WsbridgeClient(clientSettingsFor(settings)),
       schema: JSON.parse(packageSchemaText()) as PackageSchema,
     });
-    const report = { address: estate.address, selection, language: args.language, out };
-    files.set("adoption-report.md", reportMarkdown(plan, report));
-    files.set("adoption-report.json", reportJson(plan));
-    writeFiles(out, files);
-    io.stdout.write(summaryText(plan, report));
+    io.stdout.write(summary);
     return 0;
   } catch (error) {
     progress.end();

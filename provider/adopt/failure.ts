@@ -6,6 +6,9 @@ import {
 import { UsageError } from "./arguments";
 import { UnknownProjectError } from "./discover";
 import { ForeignProjectError } from "./output";
+import { UnwritableProgramError } from "./program/yaml-batch";
+import { LanguageMismatchError } from "./run";
+import { StackUnreadableError } from "./stack";
 
 const NOTHING_WRITTEN = "Nothing was written.";
 
@@ -16,7 +19,9 @@ function request(error: ApiError): string {
 
 export function failureSentence(error: unknown, context: { address: string; organization: string }): string {
   const where = `${context.address}`;
-  if (error instanceof UsageError || error instanceof UnknownProjectError || error instanceof ForeignProjectError) return error.message;
+  if (error instanceof UsageError || error instanceof UnknownProjectError || error instanceof ForeignProjectError ||
+    error instanceof StackUnreadableError || error instanceof LanguageMismatchError) return error.message;
+  if (error instanceof UnwritableProgramError) return `${error.message} ${NOTHING_WRITTEN}`;
   if (error instanceof MissingTokenError) {
     return `No API token for ${where}: pass --token, or set WSBRIDGE_TOKEN or TFE_TOKEN, or run \`terraform login\`. ${NOTHING_WRITTEN}`;
   }

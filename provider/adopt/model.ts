@@ -43,6 +43,20 @@ export const ADOPTED_KINDS = [
 ] as const;
 export type AdoptedKind = (typeof ADOPTED_KINDS)[number];
 
+/**
+ * `Workspace ws-…`: the object a resource manages, whatever its name. The subject is the workspace id
+ * (for a deprecation, `org/module/provider/version`); a program declares at most one resource per
+ * subject, consumer lists aside (additive: one more per run that finds new consumers).
+ */
+export function subjectKey(kind: AdoptedKind, subject: string): string {
+  return `${kind} ${subject}`;
+}
+
+/** The subject of a resource by its import id (a consumer list's is the workspace before the `/`). */
+export function subjectOfImportId(kind: AdoptedKind, importId: string): string {
+  return kind === "RemoteStateConsumers" ? importId.split("/")[0] ?? importId : importId;
+}
+
 /** A value of an input: JSON, a reference to another resource's id, or a literal id with why it is one. */
 export type InputValue =
   | string | number | boolean | null

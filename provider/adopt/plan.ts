@@ -5,7 +5,7 @@ import { adoptionOf, type Adoption } from "../runtime/adoption";
 import type { Workspace } from "../runtime/api";
 import {
   type AdoptedKind, type AdoptionPlan, type DiscoveredWorkspace, type Estate, type InputValue,
-  type PlannedResource, type Skipped,
+  type PlannedResource, type Skipped, subjectKey,
 } from "./model";
 import { uniqueNames } from "./names";
 
@@ -31,20 +31,46 @@ const KIND_ORDER: Readonly<Record<AdoptedKind, number>> = {
   Workspace: 0, WorkspaceLock: 1, SshKeyAssignment: 2, DataRetentionPolicy: 3, RemoteStateConsumers: 4, ModuleVersionDeprecation: 5,
 };
 
-export function planAdoption(estate: Estate): AdoptionPlan {
+/**
+ * What the program already declares, for a run that adds to it (re-adoption): the objects the stack
+ * holds or an earlier run wrote are not planned again, new resources take names nobody uses, and a
+ * reference to a held workspace is what the program's language can say (held.ts, owned.ts).
+ */
+export interface Owned {
+  /** `subjectKey(kind, subject)` of every object already declared (consumer lists: see `consumers`). */
+  readonly declared: ReadonlySet<string>;
+  /** The consumers already declared, per subject workspace. */
+  readonly consumers: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Names new resources must not take. */
+  readonly names: ReadonlySet<string>;
+  /** A reference to a held workspace, or undefined when it is not held. */
+  readonly workspaceRef: (workspaceId: string) => InputValue | undefined;
+}
+
+const NOTHING_OWNED: Owned = { declared: new Set(), consumers: new Map(), names: new Set(), workspaceRef: () => undefined };
+
+export function planAdoption(estate: Estate, owned: Owned = NOTHING_OWNED): AdoptionPlan {
   const drafts: Draft[] = [];
   const skipped: Skipped[] = [];
   const inherited: Skipped[] = [];
+  const isNew = (kind: AdoptedKind, subject: string): boolean => !owned.declared.has(subjectKey(kind, subject));
   const adopted = new Map(estate.workspaces.map((d) => [d.workspace.id, d.workspace]));
   // Workspace resources are named first, so the others can refer to them by name.
-  const workspaceNames = uniqueNames(estate.workspaces.map((d) => ({ key: d.workspace.id, base: d.workspace.name })));
-  const refTo = (workspaceId: string): InputValue => ({ kind: "ref", resource: workspaceNames.get(workspaceId) ?? workspaceId });
+  const workspaceNames = uniqueNames(
+    estate.workspaces.filter((d) => isNew("Workspace", d.workspace.id)).map((d) => ({ key: d.workspace.id, base: d.workspace.name })),
+    owned.names,
+  );
+  const refTo = (workspaceId: string): InputValue => {
+    const name = workspaceNames.get(workspaceId);
+    if (name !== undefined) return { kind: "ref", resource: name };
+    return owned.workspaceRef(workspaceId) ?? { kind: "ref", resource: workspaceId };
+  };
 
   for (const found of estate.workspaces) {
     const ws = found.workspace;
     const label = `workspace ${ws.name} (${ws.id})`;
     const take = (kind: AdoptedKind, adoption: Adoption | undefined, object: string): void => {
-      if (adoption === undefined) return;
+      if (adoption === undefined || (kind !== "RemoteStateConsumers" && !isNew(kind, ws.id))) return;
       if ("refusal" in adoption) {
         skipped.push({ kind, object, reason: adoption.refusal });
         return;
@@ -56,7 +82,7 @@ export function planAdoption(estate: Estate): AdoptionPlan {
     if (typeof workspaceInputs.projectId === "string") {
       workspaceInputs.projectId = { kind: "literal", value: workspaceInputs.projectId, comment: projectComment(estate, workspaceInputs.projectId) };
     }
-    drafts.push({ kind: "Workspace", base: ws.name, importId: ws.id, inputs: workspaceInputs });
+    if (isNew("Workspace", ws.id)) drafts.push({ kind: "Workspace", base: ws.name, importId: ws.id, inputs: workspaceInputs });
     inherited.push(...inheritedSettings(estate, ws, label));
 
     take("WorkspaceLock", adoptionOf.workspaceLock(ws), `the lock on ${label}`);
@@ -65,14 +91,14 @@ export function planAdoption(estate: Estate): AdoptionPlan {
       if ("unreadable" in found.policy) skipped.push({ kind: "DataRetentionPolicy", object: `the data-retention policy of ${label}`, reason: found.policy.unreadable });
       else take("DataRetentionPolicy", adoptionOf.dataRetentionPolicy(ws, found.policy), `the data-retention policy of ${label}`);
     }
-    planConsumers(estate, found, label, adopted, refTo, take, skipped);
+    planConsumers(estate, found, label, adopted, refTo, take, skipped, owned.consumers.get(ws.id));
   }
-  planModules(estate, drafts, skipped);
+  planModules(estate, drafts, skipped, (key) => isNew("ModuleVersionDeprecation", key));
 
   const ordered = [...drafts].sort((a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind]);
   const names = uniqueNames(
     ordered.filter((d) => d.kind !== "Workspace").map((d) => ({ key: `${d.kind}:${d.importId}`, base: d.base })),
-    new Set(workspaceNames.values()),
+    new Set([...owned.names, ...workspaceNames.values()]),
   );
   const resources: PlannedResource[] = ordered.map((d) => ({
     kind: d.kind,
@@ -92,9 +118,14 @@ function withReferences(inputs: Record<string, unknown>, ownWorkspace: string | 
   return out;
 }
 
+/**
+ * A workspace's consumers, additively: those the program does not declare yet (`declared`: held or
+ * written earlier), as one more RemoteStateConsumers beside any the stack holds.
+ */
 function planConsumers(
   estate: Estate, found: DiscoveredWorkspace, label: string, adopted: ReadonlyMap<string, Workspace>,
   refTo: (id: string) => InputValue, take: (kind: AdoptedKind, adoption: Adoption | undefined, object: string) => void, skipped: Skipped[],
+  declared: ReadonlySet<string> | undefined,
 ): void {
   const consumers = found.consumers;
   if (consumers === undefined) return;
@@ -110,7 +141,7 @@ function planConsumers(
       reason: `it is in organization ${foreign.organization}; a consumer is adopted only from the workspace's own organization, and the others are left as they are`,
     });
   }
-  const adoption = adoptionOf.remoteStateConsumers(found.workspace.id, ownOrganization.map((c) => c.id));
+  const adoption = adoptionOf.remoteStateConsumers(found.workspace.id, ownOrganization.map((c) => c.id).filter((id) => declared?.has(id) !== true));
   if (adoption === undefined || "refusal" in adoption) {
     take("RemoteStateConsumers", adoption, object);
     return;
@@ -124,7 +155,7 @@ function planConsumers(
   take("RemoteStateConsumers", { importId: adoption.importId, inputs: { ...adoption.inputs, consumerIds } }, object);
 }
 
-function planModules(estate: Estate, drafts: Draft[], skipped: Skipped[]): void {
+function planModules(estate: Estate, drafts: Draft[], skipped: Skipped[], isNew: (importId: string) => boolean): void {
   const modules = estate.modules;
   if (modules === undefined) return;
   if ("unreadable" in modules) {
@@ -140,7 +171,7 @@ function planModules(estate: Estate, drafts: Draft[], skipped: Skipped[]): void 
     for (const v of versions) {
       const key = { organization: estate.organization, moduleName: module.name, provider: module.provider, version: v.version };
       const adoption = adoptionOf.moduleVersionDeprecation(key, v.deprecation);
-      if (adoption === undefined) continue;
+      if (adoption === undefined || ("importId" in adoption && !isNew(adoption.importId))) continue;
       if ("refusal" in adoption) {
         skipped.push({ kind: "ModuleVersionDeprecation", object: `${source} ${v.version}`, reason: adoption.refusal });
         continue;

@@ -7,6 +7,7 @@ import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { seedEstate, type EstateManifest } from "../support/adopt-estate";
 import { runAdopt } from "../support/adopt-run";
+import { pulumiCliRoot } from "../../scripts/lib/stack-harness";
 
 interface Report {
   counts: Record<string, number>;
@@ -18,7 +19,18 @@ interface Report {
 let emulator: RunningEmulator;
 let estate: EstateManifest;
 let dir: string;
-const env = (): NodeJS.ProcessEnv => ({ WSBRIDGE_ADDRESS: emulator.url, WSBRIDGE_TOKEN: estate.tokens.readOnly, WSBRIDGE_ORGANIZATION: estate.organization });
+let cliBin: string;
+/** The settings from the environment as a user sets them; a second run reads the folder's stacks with `pulumi` (a file backend of its own). */
+const env = (): NodeJS.ProcessEnv => ({
+  WSBRIDGE_ADDRESS: emulator.url, WSBRIDGE_TOKEN: estate.tokens.readOnly, WSBRIDGE_ORGANIZATION: estate.organization,
+  PATH: `${cliBin}${path.delimiter}${process.env.PATH ?? ""}`, PULUMI_BACKEND_URL: `file://${path.join(dir, "backend")}`,
+  PULUMI_HOME: path.join(dir, "pulumi-home"), PULUMI_CONFIG_PASSPHRASE: "", HOME: dir,
+});
+/** Every file below `out`, by path relative to it. */
+const filesIn = (out: string): Map<string, string> => new Map(
+  (fs.readdirSync(out, { recursive: true, withFileTypes: true }) as fs.Dirent[]).filter((e) => e.isFile())
+    .map((e) => { const full = path.join(e.parentPath, e.name); return [path.relative(out, full), fs.readFileSync(full, "utf8")] as const; }),
+);
 const outDir = (name: string): string => path.join(dir, name);
 const readReport = (out: string): Report => JSON.parse(fs.readFileSync(path.join(out, "adoption-report.json"), "utf8")) as Report;
 
@@ -26,6 +38,8 @@ beforeAll(async () => {
   emulator = await startEmulator({ port: 0, quiet: true, edition: "self-managed" });
   estate = await seedEstate(emulator.url, emulator.token, { workspaces: 40, edition: "self-managed" });
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "wsbridge-adopt-"));
+  fs.mkdirSync(path.join(dir, "backend"));
+  cliBin = path.join(pulumiCliRoot(), "bin");
 });
 afterAll(async () => {
   await emulator.close();
@@ -70,17 +84,16 @@ describe("what it reads", () => {
     for (const language of ["yaml", "typescript", "go"]) {
       const out = outDir(`again-${language}`);
       expect((await runAdopt(["--out", out, "--language", language], env())).code).toBe(0);
-      const first = new Map(fs.readdirSync(out).map((f) => [f, fs.readFileSync(path.join(out, f), "utf8")]));
+      const first = filesIn(out);
       expect((await runAdopt(["--out", out, "--language", language], env())).code).toBe(0);
-      const second = new Map(fs.readdirSync(out).map((f) => [f, fs.readFileSync(path.join(out, f), "utf8")]));
-      expect(second).toEqual(first);
+      expect(filesIn(out)).toEqual(first);
     }
   });
 
   test("the token appears in nothing it prints or writes", async () => {
     const out = outDir("secret");
     const run = await runAdopt(["--out", out, "--language", "typescript"], env());
-    const written = fs.readdirSync(out).map((f) => fs.readFileSync(path.join(out, f), "utf8")).join("\n");
+    const written = [...filesIn(out).values()].join("\n");
     expect(`${run.stdout}${run.stderr}${written}`).not.toContain(estate.tokens.readOnly);
   });
 });

@@ -6,85 +6,19 @@
 // edition also: a selection, and the TypeScript and Go programs it writes, each run as the program of
 // the stack that adopted the estate, previewing every resource unchanged. Adopting again afterwards
 // writes the same program, byte for byte.
-import { execFile } from "node:child_process";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { seedEstate, type EstateManifest } from "../support/adopt-estate";
 import { runAdopt, type AdoptRun } from "../support/adopt-run";
+import { goModuleOf, runAdoptedGo, runCommand } from "../support/adopted-go";
+import { adoptable, adoptableConsumers, consumersInState, stateObjects } from "../support/adoptable";
 import { useEmulatorAndCli, type RealCliEmulator } from "../support/real-cli-stack";
 import {
-  YamlProject, programFromTypeScript, resourceSummary, typeErrorsOf, type Deployment, type ExportedResource,
+  YamlProject, programFromTypeScriptFiles, resourceSummary, typeErrorsOfFiles, typescriptFilesIn,
 } from "../support/yaml-import-project";
-import { repoRoot } from "../../scripts/lib/stack-harness";
 
 const WORKSPACES = 200;
 const LONG_MS = 20 * 60_000;
-
-/** Every wsbridge resource of the state as `<Kind> <id>`, sorted (duplicates kept, so "exactly once" can be checked). */
-function stateObjects(state: Deployment): string[] {
-  return (state.deployment.resources ?? [])
-    .filter((r: ExportedResource) => r.type.startsWith("wsbridge:index:"))
-    .map((r) => `${r.type.replace("wsbridge:index:", "")} ${r.id ?? ""}`)
-    .sort();
-}
-
-/** What a command printed on stdout; its stderr in the error when it fails. */
-function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<string> {
-  return new Promise<string>((resolve, reject) => {
-    execFile(command, args, { cwd, env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) =>
-      (error === null ? resolve(stdout) : reject(new Error(`${error.message}\n${stderr}`))));
-  });
-}
-
-/**
- * A Go module in `dir`/go-module holding test/go/_adopt/main.go and `program` (the adopted Program
- * function), over test/go's module and the Go SDK by replace directives, with test/go's go.sum.
- */
-function goModuleBeside(dir: string, program: string): string {
-  const goDir = path.join(repoRoot, "test", "go");
-  const module = path.join(dir, "go-module");
-  fs.mkdirSync(module, { recursive: true });
-  const goVersion = /^go (\S+)$/m.exec(fs.readFileSync(path.join(goDir, "go.mod"), "utf8"))?.[1] ?? "1.25";
-  fs.writeFileSync(path.join(module, "go.mod"), [
-    "module wsbridge.test/adopt", "", `go ${goVersion}`, "",
-    "require github.com/pulumi-wsbridge/pulumi-wsbridge/test/go v0.0.0", "",
-    `replace github.com/pulumi-wsbridge/pulumi-wsbridge/test/go => ${goDir}`, "",
-    `replace github.com/pulumi-wsbridge/pulumi-wsbridge/sdk/go => ${path.join(repoRoot, "sdk", "go")}`, "",
-  ].join("\n"));
-  fs.copyFileSync(path.join(goDir, "go.sum"), path.join(module, "go.sum"));
-  fs.copyFileSync(path.join(goDir, "_adopt", "main.go"), path.join(module, "main.go"));
-  fs.writeFileSync(path.join(module, "program.go"), program);
-  return module;
-}
-
-/** The objects of the estate the read-only token can adopt, as stateObjects spells them, for the workspaces `selected`. */
-function adoptable(estate: EstateManifest, selected: (workspaceId: string) => boolean): string[] {
-  const readable = (id: string): boolean => id !== estate.unreadableWorkspaceId;
-  const mine = (id: string): boolean => readable(id) && selected(id);
-  return [
-    ...estate.workspaces.filter((w) => mine(w.id)).map((w) => `Workspace ${w.id}`),
-    ...estate.locks.filter((l) => mine(l.workspaceId)).map((l) => `WorkspaceLock ${l.workspaceId}`),
-    ...estate.sshKeys.filter((k) => mine(k.workspaceId)).map((k) => `SshKeyAssignment ${k.workspaceId}`),
-    ...estate.retentionPolicies.filter((p) => mine(p.workspaceId)).map((p) => `DataRetentionPolicy ${p.workspaceId}`),
-    ...estate.modules.flatMap((m) => m.versions.filter((v) => v.deprecation !== undefined)
-      .map((v) => `ModuleVersionDeprecation ${estate.organization}/${m.name}/${m.provider}/${v.version}`)),
-  ].sort();
-}
-
-/** The consumers adopted per subject, as the estate holds them (those the read-only token can read). */
-function adoptableConsumers(estate: EstateManifest, selected: (workspaceId: string) => boolean): Record<string, string[]> {
-  return Object.fromEntries(estate.consumers
-    .filter((c) => c.workspaceId !== estate.unreadableWorkspaceId && selected(c.workspaceId))
-    .map((c) => [c.workspaceId, c.consumerIds.filter((id) => id !== estate.unreadableWorkspaceId).sort()] as const)
-    .filter(([, ids]) => ids.length > 0));
-}
-
-function consumersInState(state: Deployment): Record<string, string[]> {
-  return Object.fromEntries((state.deployment.resources ?? [])
-    .filter((r) => r.type === "wsbridge:index:RemoteStateConsumers")
-    .map((r) => [String(r.outputs?.workspaceId), [...(r.outputs?.consumerIds as string[])].sort()]));
-}
 
 interface Adopted {
   project: YamlProject;
@@ -152,10 +86,10 @@ describe.each(["self-managed", "hosted"] as const)("the %s edition", (edition) =
     const { project, estate } = adopted;
     const out = path.join(project.dir, "typescript");
     expect((await adoptReadOnly(e2e, estate, ["--out", out, "--language", "typescript"])).code).toBe(0);
-    const source = fs.readFileSync(path.join(out, "index.ts"), "utf8");
-    expect(typeErrorsOf(source)).toEqual([]);
+    const files = typescriptFilesIn(out);
+    expect(typeErrorsOfFiles(files, "index.ts")).toEqual([]);
     e2e.emulator.clearRequests();
-    const stack = await project.inlineStack("dev", programFromTypeScript(source));
+    const stack = await project.inlineStack("dev", programFromTypeScriptFiles(files, "index.ts"));
     const result = await stack.preview();
     const total = adoptable(estate, () => true).length + Object.keys(adoptableConsumers(estate, () => true)).length;
     expect(result.changeSummary).toEqual({ same: total + 1 });
@@ -166,23 +100,18 @@ describe.each(["self-managed", "hosted"] as const)("the %s edition", (edition) =
     const { project, estate } = adopted;
     const out = path.join(project.dir, "go");
     expect((await adoptReadOnly(e2e, estate, ["--out", out, "--language", "go"])).code).toBe(0);
-    const source = fs.readFileSync(path.join(out, "main.go"), "utf8");
-    expect(await run("gofmt", ["-l", path.join(out, "main.go")], out)).toBe("");
-    // Its Program function beside test/go/_adopt/main.go, which previews it inline (no Go language host
-    // here), in a module of their own: nothing is written into test/go, which other tests build at the same time.
-    const module = goModuleBeside(project.dir, source.replace(/\nfunc main\(\) \{\n\tpulumi\.Run\(Program\)\n\}\n/, "\n"));
+    expect(await runCommand("gofmt", ["-l", out], out)).toBe("");
+    // Its Program and Adopted beside test/go/_adopt/main.go, which previews them inline (no Go language
+    // host here), in a module of their own.
+    const module = goModuleOf(out, project.dir);
     const workDir = path.join(project.dir, "go-stacks");
     fs.mkdirSync(path.join(workDir, `${project.name}.dev`), { recursive: true });
     fs.copyFileSync(path.join(project.dir, "Pulumi.dev.yaml"), path.join(workDir, `${project.name}.dev`, "Pulumi.dev.yaml"));
     e2e.emulator.clearRequests();
-    // HOME stays the user's: Go keeps its build and module caches below it (the stack folder's HOME is
-    // empty, and with it Go would download and compile the Pulumi SDK afresh: minutes).
-    const printed = await run("go", ["run", ".", project.name, "dev"], module, {
-      ...project.env, HOME: os.homedir(), GOFLAGS: "-mod=mod", WSBRIDGE_GO_ADDRESS: e2e.emulator.url, WSBRIDGE_GO_TOKEN: estate.tokens.readOnly,
-      WSBRIDGE_GO_ORGANIZATION: estate.organization, WSBRIDGE_GO_WORKDIR: workDir,
-    });
+    const summary = await runAdoptedGo(module, "preview", { project: project.name, name: "dev", workDir, env: project.env },
+      { address: e2e.emulator.url, token: estate.tokens.readOnly, organization: estate.organization });
     const total = adoptable(estate, () => true).length + Object.keys(adoptableConsumers(estate, () => true)).length;
-    expect(JSON.parse(printed.trim().split("\n").at(-1) ?? "{}")).toEqual({ same: total + 1 });
+    expect(summary).toEqual({ same: total + 1 });
     expect(e2e.writes()).toEqual([]);
   }, LONG_MS);
 

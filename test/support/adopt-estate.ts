@@ -67,6 +67,12 @@ export interface EstateManifest {
   tokens: { admin: string; readOnly: string };
   /** A workspace the read-only token cannot read (no team access for the readers' team). */
   unreadableWorkspaceId?: string;
+  /** The read-only team (give it `read` on a workspace made later, so the read-only token sees it). */
+  readersTeamId: string;
+  /** A user's token that may lock workspaces (alice's), for locks made later. */
+  userLockToken: string;
+  /** The organization's SSH keys, by creation order. */
+  sshKeyIds: string[];
 }
 
 // The plan: a pure function of the options.
@@ -362,6 +368,9 @@ export async function seedEstate(address: string, adminToken: string, options: E
       modules,
       tokens: { admin: adminToken, readOnly: readers.token },
       unreadableWorkspaceId: wsId(n - 1),
+      readersTeamId: readers.id,
+      userLockToken: users[0] as string,
+      sshKeyIds,
     };
   } finally {
     await api.pool.close();

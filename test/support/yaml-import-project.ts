@@ -239,21 +239,44 @@ export function typescriptImportProgram(statePath: string, importFile: string): 
  * it does for a project that installed it. The file exists only in memory. One line per diagnostic.
  */
 export function typeErrorsOf(source: string): string[] {
+  return typeErrorsOfFiles(new Map([["generated-import-program.ts", source]]), "generated-import-program.ts");
+}
+
+/** The TypeScript files of a folder (relative path → text), e.g. the program `wsbridge adopt` wrote. */
+export function typescriptFilesIn(dir: string): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true }) as fs.Dirent[]) {
+    const full = path.join(entry.parentPath, entry.name);
+    if (entry.isFile() && entry.name.endsWith(".ts") && !full.includes(`${path.sep}node_modules${path.sep}`)) {
+      files.set(path.relative(dir, full), fs.readFileSync(full, "utf8"));
+    }
+  }
+  return files;
+}
+
+/**
+ * {@link typeErrorsOf} for several files (relative path → text) checked from `entry`: they exist only
+ * in memory, in a folder at the repository's root, so relative imports between them resolve.
+ */
+export function typeErrorsOfFiles(files: ReadonlyMap<string, string>, entry: string): string[] {
   // Loaded here, not at the top: only the tests that type-check pay for it.
   const ts = require("typescript") as typeof import("typescript");
   const configPath = path.join(repoRoot, "tsconfig.base.json");
   const config = ts.readConfigFile(configPath, (file) => ts.sys.readFile(file));
   const { options } = ts.parseJsonConfigFileContent(config.config, ts.sys, repoRoot);
-  const file = path.join(repoRoot, "generated-import-program.ts");
+  const base = path.join(repoRoot, "generated-program");
+  const virtual = new Map([...files].map(([name, text]) => [path.join(base, name), text]));
   const host = ts.createCompilerHost({ ...options, noEmit: true });
   const getSourceFile = host.getSourceFile.bind(host);
   const fileExists = host.fileExists.bind(host);
   const readFile = host.readFile.bind(host);
-  host.getSourceFile = (name, language, ...rest) =>
-    name === file ? ts.createSourceFile(name, source, language) : getSourceFile(name, language, ...rest);
-  host.fileExists = (name) => name === file || fileExists(name);
-  host.readFile = (name) => (name === file ? source : readFile(name));
-  const program = ts.createProgram([file], { ...options, noEmit: true }, host);
+  host.getSourceFile = (name, language, ...rest) => {
+    const text = virtual.get(name);
+    return text !== undefined ? ts.createSourceFile(name, text, language) : getSourceFile(name, language, ...rest);
+  };
+  host.fileExists = (name) => virtual.has(name) || fileExists(name);
+  host.readFile = (name) => virtual.get(name) ?? readFile(name);
+  const program = ts.createProgram([path.join(base, entry)], { ...options, noEmit: true }, host);
   return ts.getPreEmitDiagnostics(program).map((d) => {
     const where = d.file && d.start !== undefined ? `${path.relative(repoRoot, d.file.fileName)}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1}: ` : "";
     return where + ts.flattenDiagnosticMessageText(d.messageText, "\n");
@@ -266,12 +289,36 @@ export function typeErrorsOf(source: string): string[] {
  * Automation API's inline host uses. The generated program exports nothing, so the stack has no outputs.
  */
 export function programFromTypeScript(source: string): PulumiFn {
+  return programFromTypeScriptFiles(new Map([["index.ts", source]]), "index.ts");
+}
+
+/**
+ * {@link programFromTypeScript} for several files (relative path → text) run from `entry`: a relative
+ * `import "./x"` runs that file (x.ts, or x/index.ts) once, as Node.js would; anything else is this
+ * test's `require`.
+ */
+export function programFromTypeScriptFiles(files: ReadonlyMap<string, string>, entry: string): PulumiFn {
   const ts = require("typescript") as typeof import("typescript");
-  const { outputText } = ts.transpileModule(source, {
+  const compiled = new Map([...files].map(([name, text]) => [path.posix.normalize(name.split(path.sep).join("/")), ts.transpileModule(text, {
     compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
-  });
+  }).outputText]));
   return async () => {
-    const module = { exports: {} as Record<string, unknown> };
-    new Function("require", "module", "exports", outputText)(require, module, module.exports);
+    const loaded = new Map<string, Record<string, unknown>>();
+    const load = (name: string): Record<string, unknown> => {
+      const done = loaded.get(name);
+      if (done !== undefined) return done;
+      const code = compiled.get(name);
+      if (code === undefined) throw new Error(`no file ${name} in the program`);
+      const module = { exports: {} as Record<string, unknown> };
+      loaded.set(name, module.exports);
+      const local = (specifier: string): unknown => {
+        if (!specifier.startsWith(".")) return require(specifier);
+        const target = path.posix.normalize(path.posix.join(path.posix.dirname(name), specifier));
+        return load(compiled.has(`${target}.ts`) ? `${target}.ts` : `${target}/index.ts`);
+      };
+      new Function("require", "module", "exports", code)(local, module, module.exports);
+      return module.exports;
+    };
+    load(path.posix.normalize(entry));
   };
 }

@@ -4,7 +4,7 @@
 import { isCommentedLiteral, isRef, type AdoptionPlan, type InputValue, type PlannedResource } from "../model";
 import { variableNames } from "../names";
 import { literalBody, type GoEntry } from "./go-layout";
-import { headerLines, typeToken } from "./header";
+import { batchHeaderLines, headerLines, typeToken } from "./header";
 
 /** The part of the package schema the Go writer reads: each property's type. */
 export interface SchemaProperty {
@@ -26,7 +26,55 @@ const RESERVED = new Set([
   "ctx", "err", "pulumi", "wsbridge", "main", "program",
 ]);
 
+const IMPORTS = ["import (", '\t"github.com/pulumi/pulumi/sdk/v3/go/pulumi"', "", `\t"${GO_SDK_MODULE}/wsbridge"`, ")", ""];
+
 export function goProgram(plan: AdoptionPlan, selection: string, schema: PackageSchema): string {
+  const out = headerLines(plan, selection).map((line) => `// ${line}`);
+  out.push("package main", "", ...IMPORTS);
+  out.push(
+    "func main() {", "\tpulumi.Run(func(ctx *pulumi.Context) error {", "\t\tif err := Program(ctx); err != nil {", "\t\t\treturn err", "\t\t}",
+    "\t\t// What later runs of wsbridge adopt add (adopted.go).", "\t\treturn Adopted(ctx)", "\t})", "}", "",
+  );
+  out.push(`// Program declares every object adopted from organization ${plan.organization}.`, "func Program(ctx *pulumi.Context) error {");
+  out.push(...body(plan, schema), "\treturn nil", "}");
+  return `${out.join("\n")}\n`;
+}
+
+/** The function of a later run's batch (adopted_<batch>.go), which Adopted (adopted.go) calls. */
+export function goBatchFunction(batch: number): string {
+  return `adoptedBatch${batch}`;
+}
+
+/** A later run's batch: adopted_<batch>.go, one function in package main. */
+export function goBatch(plan: AdoptionPlan, selection: string, schema: PackageSchema, batch: number): string {
+  const out = batchHeaderLines(plan, selection, batch).map((line) => `// ${line}`);
+  out.push("package main", "", ...IMPORTS);
+  out.push(`// ${goBatchFunction(batch)} declares what batch ${batch} of wsbridge adopt added.`, `func ${goBatchFunction(batch)}(ctx *pulumi.Context) error {`);
+  out.push(...body(plan, schema), "\treturn nil", "}");
+  return `${out.join("\n")}\n`;
+}
+
+/** adopted.go, which adopt owns: Adopted runs each batch's function, in order. */
+export function goBatchIndex(batches: readonly number[]): string {
+  const out = [
+    "// The objects later runs of `wsbridge adopt` added, one function per run (adopted_<n>.go); main.go runs",
+    "// Adopted. Adopt rewrites this file whenever it adds a batch: keep your changes in the batches, not here.",
+    "package main", "", 'import "github.com/pulumi/pulumi/sdk/v3/go/pulumi"', "",
+    "// Adopted declares what later runs of wsbridge adopt added.", "func Adopted(ctx *pulumi.Context) error {",
+  ];
+  if (batches.length === 0) {
+    out.push("\treturn nil", "}");
+  } else {
+    out.push(
+      `\tfor _, batch := range []func(*pulumi.Context) error{${batches.map(goBatchFunction).join(", ")}} {`,
+      "\t\tif err := batch(ctx); err != nil {", "\t\t\treturn err", "\t\t}", "\t}", "\treturn nil", "}",
+    );
+  }
+  return `${out.join("\n")}\n`;
+}
+
+/** The statements declaring the plan's resources, one tab in. */
+function body(plan: AdoptionPlan, schema: PackageSchema): string[] {
   const referenced = new Set<string>();
   const collect = (value: InputValue): void => {
     if (isRef(value)) referenced.add(value.resource);
@@ -35,14 +83,7 @@ export function goProgram(plan: AdoptionPlan, selection: string, schema: Package
   };
   plan.resources.forEach((r) => Object.values(r.inputs).forEach(collect));
   const variables = variableNames([...referenced], RESERVED, "ws");
-
-  const out = headerLines(plan, selection).map((line) => `// ${line}`);
-  out.push("package main", "", "import (", '\t"github.com/pulumi/pulumi/sdk/v3/go/pulumi"', "", `\t"${GO_SDK_MODULE}/wsbridge"`, ")", "");
-  out.push("func main() {", "\tpulumi.Run(Program)", "}", "");
-  out.push(`// Program declares every object adopted from organization ${plan.organization}.`, "func Program(ctx *pulumi.Context) error {");
-  for (const resource of plan.resources) out.push(...resourceLines(resource, schema, variables));
-  out.push("\treturn nil", "}");
-  return `${out.join("\n")}\n`;
+  return plan.resources.flatMap((resource) => resourceLines(resource, schema, variables));
 }
 
 function resourceLines(resource: PlannedResource, schema: PackageSchema, variables: ReadonlyMap<string, string>): string[] {

@@ -1,9 +1,13 @@
-// The files of the project `adopt` writes, per language: the program and what runs it.
+// The files of the project `adopt` writes, per language: the first run's program and what runs it
+// (batch 0), and a later run's batch: a file of its own in TypeScript and Go, listed by an index file
+// adopt owns (adopted/index.ts, adopted.go); in Pulumi YAML, which reads one file, a block of entries
+// that yaml-batch.ts inserts into Pulumi.yaml.
 import type { AdoptionPlan } from "../model";
-import { MARKER } from "../output";
-import { GO_SDK_MODULE, goProgram, type PackageSchema } from "./go";
-import { typescriptProgram } from "./typescript";
-import { yamlProgram } from "./yaml";
+import { GO_SDK_MODULE, goBatch, goBatchIndex, goProgram, type PackageSchema } from "./go";
+import { MARKER, READ_ONLY_CONFIG } from "./header";
+import { typescriptBatch, typescriptBatchIndex, typescriptProgram } from "./typescript";
+import { yamlEntryLines, yamlProgram } from "./yaml";
+import type { YamlBatch } from "./yaml-batch";
 
 export const LANGUAGES = ["yaml", "typescript", "go"] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -25,10 +29,13 @@ export function projectFiles(plan: AdoptionPlan, language: Language, context: Pr
     return new Map([["Pulumi.yaml", `${MARKER}\n${yamlProgram(plan, context.projectName, context.selection)}`]]);
   }
   const description = `The estate of organization ${plan.organization}, adopted`;
+  const project = (runtime: string): string =>
+    [MARKER, `name: ${context.projectName}`, `runtime: ${runtime}`, `description: ${JSON.stringify(description)}`, ...READ_ONLY_CONFIG, ""].join("\n");
   if (language === "typescript") {
     return new Map([
-      ["Pulumi.yaml", `${MARKER}\nname: ${context.projectName}\nruntime: nodejs\ndescription: ${JSON.stringify(description)}\n`],
+      ["Pulumi.yaml", project("nodejs")],
       ["index.ts", typescriptProgram(plan, context.selection)],
+      ["adopted/index.ts", typescriptBatchIndex([])],
       ["package.json", `${JSON.stringify({
         name: context.projectName, private: true, main: "index.ts",
         dependencies: { "@pulumi/pulumi": PULUMI_NODEJS, "@pulumi-wsbridge/wsbridge": context.version },
@@ -41,11 +48,35 @@ export function projectFiles(plan: AdoptionPlan, language: Language, context: Pr
     ]);
   }
   return new Map([
-    ["Pulumi.yaml", `${MARKER}\nname: ${context.projectName}\nruntime: go\ndescription: ${JSON.stringify(description)}\n`],
+    ["Pulumi.yaml", project("go")],
     ["main.go", goProgram(plan, context.selection, context.schema)],
+    ["adopted.go", goBatchIndex([])],
     ["go.mod", [
       `module ${context.projectName}`, "", "go 1.22", "", "require (",
       `\t${GO_SDK_MODULE} v${context.version}`, `\tgithub.com/pulumi/pulumi/sdk/v3 ${PULUMI_GO}`, ")", "",
     ].join("\n")],
   ]);
+}
+
+/** The file that holds a batch: the first run's program, or a later run's file (Pulumi.yaml in YAML). */
+export function batchFile(language: Language, batch: number): string {
+  if (language === "yaml") return "Pulumi.yaml";
+  if (language === "typescript") return batch === 0 ? "index.ts" : `adopted/${batch}.ts`;
+  return batch === 0 ? "main.go" : `adopted_${batch}.go`;
+}
+
+/** The index of the batches, which adopt owns (none in YAML). */
+export function batchIndexFile(language: Language): string | undefined {
+  return language === "typescript" ? "adopted/index.ts" : language === "go" ? "adopted.go" : undefined;
+}
+
+export function batchIndex(language: Language, batches: readonly number[]): string | undefined {
+  return language === "typescript" ? typescriptBatchIndex(batches) : language === "go" ? goBatchIndex(batches) : undefined;
+}
+
+/** A later run's batch: the whole file in TypeScript and Go; in YAML the entries yaml-batch.ts inserts. */
+export function batchContent(plan: AdoptionPlan, language: Language, context: ProjectContext, batch: number): string | YamlBatch {
+  if (language === "yaml") return { batch, entryLines: yamlEntryLines(plan.resources), objects: plan.resources.length };
+  if (language === "typescript") return typescriptBatch(plan, context.selection, batch);
+  return goBatch(plan, context.selection, context.schema, batch);
 }

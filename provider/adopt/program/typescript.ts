@@ -1,7 +1,7 @@
 // The program as TypeScript with the plugin's Node.js SDK (`@pulumi-wsbridge/wsbridge`).
 import { isCommentedLiteral, isRef, type AdoptionPlan, type InputValue } from "../model";
 import { variableNames } from "../names";
-import { headerLines } from "./header";
+import { batchHeaderLines, headerLines } from "./header";
 
 /** Words a TypeScript variable cannot be (reserved words, and the names this file imports). */
 const RESERVED = new Set([
@@ -12,9 +12,32 @@ const RESERVED = new Set([
 ]);
 
 export function typescriptProgram(plan: AdoptionPlan, selection: string): string {
-  const variables = variableNames(plan.resources.filter((r) => r.kind === "Workspace").map((r) => r.name), RESERVED, "ws");
   const out = headerLines(plan, selection).map((line) => `// ${line}`);
+  out.push('import * as wsbridge from "@pulumi-wsbridge/wsbridge";', "// What later runs of `wsbridge adopt` add (adopted/index.ts lists them).", 'import "./adopted";', "");
+  return `${[...out, ...declarations(plan)].join("\n")}\n`;
+}
+
+/** A later run's batch: adopted/<batch>.ts, a module of its own that index.ts runs through adopted/index.ts. */
+export function typescriptBatch(plan: AdoptionPlan, selection: string, batch: number): string {
+  const out = batchHeaderLines(plan, selection, batch).map((line) => `// ${line}`);
   out.push('import * as wsbridge from "@pulumi-wsbridge/wsbridge";', "");
+  return `${[...out, ...declarations(plan)].join("\n")}\n`;
+}
+
+/** adopted/index.ts, which adopt owns: it runs each batch's module, in order. */
+export function typescriptBatchIndex(batches: readonly number[]): string {
+  const out = [
+    "// The objects later runs of `wsbridge adopt` added, one module per run (adopted/<n>.ts); index.ts runs",
+    "// this file. Adopt rewrites it whenever it adds a batch: keep your changes in the batches, not here.",
+  ];
+  if (batches.length === 0) out.push("export {};");
+  else out.push(...batches.map((n) => `import "./${n}";`));
+  return `${out.join("\n")}\n`;
+}
+
+function declarations(plan: AdoptionPlan): string[] {
+  const variables = variableNames(plan.resources.filter((r) => r.kind === "Workspace").map((r) => r.name), RESERVED, "ws");
+  const out: string[] = [];
   for (const resource of plan.resources) {
     const variable = variables.get(resource.name);
     const head = variable === undefined ? "new" : `const ${variable} = new`;
@@ -22,7 +45,7 @@ export function typescriptProgram(plan: AdoptionPlan, selection: string): string
     for (const [name, value] of Object.entries(resource.inputs)) out.push(...property(name, value, 1, variables));
     out.push(`}, { import: ${JSON.stringify(resource.importId)}, protect: true });`);
   }
-  return `${out.join("\n")}\n`;
+  return out;
 }
 
 function property(name: string, value: InputValue, depth: number, variables: ReadonlyMap<string, string>): string[] {

@@ -1,13 +1,19 @@
 // The program as Pulumi YAML: runs with the plugin and no SDK, and `pulumi convert --from yaml
 // --language <typescript|python|go|csharp|java>` turns it into any language.
 import { isCommentedLiteral, isRef, type AdoptionPlan, type InputValue, type PlannedResource } from "../model";
-import { headerLines, typeToken } from "./header";
+import { READ_ONLY_CONFIG, headerLines, typeToken } from "./header";
 
 export function yamlProgram(plan: AdoptionPlan, projectName: string, selection: string): string {
   const out: string[] = headerLines(plan, selection).map((line) => `# ${line}`);
-  out.push(`name: ${scalar(projectName)}`, "runtime: yaml", `description: ${scalar(`The estate of organization ${plan.organization}, adopted`)}`, plan.resources.length === 0 ? "resources: {}" : "resources:");
-  for (const resource of plan.resources) out.push(...resourceLines(resource));
+  out.push(`name: ${scalar(projectName)}`, "runtime: yaml", `description: ${scalar(`The estate of organization ${plan.organization}, adopted`)}`, ...READ_ONLY_CONFIG);
+  out.push(plan.resources.length === 0 ? "resources: {}" : "resources:");
+  out.push(...yamlEntryLines(plan.resources));
   return `${out.join("\n")}\n`;
+}
+
+/** The resources as entries of `resources:`, two spaces in: the first run's program, or a later run's block. */
+export function yamlEntryLines(resources: readonly PlannedResource[]): string[] {
+  return resources.flatMap(resourceLines);
 }
 
 function resourceLines(resource: PlannedResource): string[] {
