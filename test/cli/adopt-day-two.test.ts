@@ -18,7 +18,10 @@ import { runAdopt, type AdoptRun } from "../support/adopt-run";
 import { adoptable, adoptableConsumers, stateObjects } from "../support/adoptable";
 import { EstateChanges, plainWorkspaces } from "../support/estate-changes";
 import { useEmulatorAndCli, type RealCliEmulator } from "../support/real-cli-stack";
-import { YamlProject, resourceSummary, type Deployment } from "../support/yaml-import-project";
+import { goModuleOf, runAdoptedGo, runCommand } from "../support/adopted-go";
+import {
+  YamlProject, programFromTypeScriptFiles, resourceSummary, typeErrorsOfFiles, type Deployment,
+} from "../support/yaml-import-project";
 
 const WORKSPACES = 40;
 const LONG_MS = 20 * 60_000;
@@ -250,4 +253,216 @@ describe.each(["self-managed", "hosted"] as const)("the %s edition", (edition) =
       flow.project.dispose();
     }
   }, LONG_MS);
+
+  if (edition === "hosted") return;
+
+  test.each(["typescript", "go"] as const)("day two in %s: the team's edits stay byte for byte, the new objects come as a batch file of their own with literal ids for what the stack holds, and the next preview shows only their imports", async (language) => {
+    const flow = await newFlow(e2e, edition, `${language === "go" ? "go" : "ts"}-org`);
+    try {
+      await programmingLanguageDayTwo(flow, language === "go" ? goProgram(flow) : typescriptProgram(flow));
+    } finally {
+      flow.project.dispose();
+    }
+  }, LONG_MS);
 });
+
+/** How the TypeScript and Go flows run and edit their program (the flow itself is the same). */
+interface ProgramDriver {
+  readonly language: "typescript" | "go";
+  /** The program file and the batch files, by relative path. */
+  readonly programFile: string;
+  batchFile(n: number): string;
+  /** Checks the program compiles (tsc strict; `go build` through the run). */
+  check(): Promise<void>;
+  /** An operation on the stack, read-only through WSBRIDGE_READ_ONLY or not: its change summary. */
+  run(action: "preview" | "up", readOnly: boolean): Promise<Record<string, number>>;
+  /** From now on, runs with a token that may write (the team's). */
+  grantWrite(): Promise<void>;
+  rename(text: string, name: string, id: string): string;
+  intoComponent(text: string, names: readonly { name: string; id: string }[]): string;
+  describe(text: string, name: string, description: string): string;
+  withoutImports(text: string): string;
+}
+
+function settingsOf(flow: Flow, token: string): { address: string; token: string; organization: string } {
+  return { address: flow.e2e.emulator.url, token, organization: flow.estate.organization };
+}
+
+function withEnv<T>(project: YamlProject, readOnly: boolean, work: () => Promise<T>): Promise<T> {
+  if (readOnly) project.env["WSBRIDGE_READ_ONLY"] = "true";
+  return work().finally(() => { delete project.env["WSBRIDGE_READ_ONLY"]; });
+}
+
+function typescriptProgram(flow: Flow): ProgramDriver {
+  const { project } = flow;
+  const sources = (): Map<string, string> => new Map([...programFiles(project.dir)].filter(([name]) => name.endsWith(".ts")));
+  return {
+    language: "typescript", programFile: "index.ts", batchFile: (n) => `adopted/${n}.ts`,
+    async grantWrite() {
+      await project.ok(["config", "set", "--stack", "dev", "--secret", "wsbridge:token", flow.estate.tokens.admin]);
+    },
+    async check() {
+      expect(typeErrorsOfFiles(sources(), "index.ts")).toEqual([]);
+    },
+    run(action, readOnly) {
+      return withEnv(project, readOnly, async () => {
+        const stack = await project.inlineStack("dev", programFromTypeScriptFiles(sources(), "index.ts"));
+        if (action === "preview") return (await stack.preview()).changeSummary as Record<string, number>;
+        return (await stack.up()).summary.resourceChanges as Record<string, number>;
+      });
+    },
+    rename(text, name, id) {
+      const start = text.indexOf(`new wsbridge.Workspace(${JSON.stringify(name)}, {`);
+      const options = `}, { import: ${JSON.stringify(id)}, protect: true });`;
+      const at = text.indexOf(options, start);
+      if (start < 0 || at < 0) throw new Error(`no workspace ${name} in index.ts`);
+      return text.slice(0, start) + text.slice(start, at).replace(JSON.stringify(name), JSON.stringify(`${name}-renamed`)) +
+        `}, { import: ${JSON.stringify(id)}, protect: true, aliases: [{ name: ${JSON.stringify(name)} }] });` + text.slice(at + options.length);
+    },
+    intoComponent(text, names) {
+      const moved: string[] = [];
+      for (const { name, id } of names) {
+        const head = text.lastIndexOf("\n", text.indexOf(`new wsbridge.Workspace(${JSON.stringify(name)}, {`)) + 1;
+        const options = `}, { import: ${JSON.stringify(id)}, protect: true });\n`;
+        const end = text.indexOf(options, head) + options.length;
+        moved.push(text.slice(head, end).replace(options, `}, { import: ${JSON.stringify(id)}, protect: true, parent: this, aliases: [{ parent: pulumi.rootStackResource }] });\n`));
+        text = text.slice(0, head) + text.slice(end);
+      }
+      text = edit(text, 'import * as wsbridge from "@pulumi-wsbridge/wsbridge";\n', 'import * as pulumi from "@pulumi/pulumi";\nimport * as wsbridge from "@pulumi-wsbridge/wsbridge";\n');
+      return `${text}\nclass Team extends pulumi.ComponentResource {\n    constructor(name: string) {\n        super("acme:index:Team", name);\n${moved.map((m) => m.replace(/^/gm, "        ")).join("")}    }\n}\nnew Team("platform-team");\n`;
+    },
+    describe(text, name, description) {
+      return edit(text, `description: ${JSON.stringify(`estate workspace ${name}`)},`, `description: ${JSON.stringify(description)},`);
+    },
+    withoutImports(text) {
+      return text.replace(/\{ import: "[^"]+", /g, "{ ");
+    },
+  };
+}
+
+function goProgram(flow: Flow): ProgramDriver {
+  const { project, estate } = flow;
+  const workDir = path.join(project.dir, "go-stacks");
+  let token = estate.tokens.readOnly;
+  return {
+    language: "go", programFile: "main.go", batchFile: (n) => `adopted_${n}.go`,
+    async grantWrite() {
+      token = estate.tokens.admin;
+    },
+    async check() {
+      expect(await runCommand("go", ["vet", "."], goModuleOf(project.dir, project.dir, "go-vet"), { ...process.env, GOFLAGS: "-mod=mod" })).toBe("");
+    },
+    run(action, readOnly) {
+      return withEnv(project, readOnly, () => runAdoptedGo(goModuleOf(project.dir, project.dir), action,
+        { project: project.name, name: "dev", workDir, env: project.env }, settingsOf(flow, token)));
+    },
+    rename(text, name, id) {
+      const start = text.indexOf(`wsbridge.NewWorkspace(ctx, ${JSON.stringify(name)}, &wsbridge.WorkspaceArgs{`);
+      const options = `pulumi.Import(pulumi.ID(${JSON.stringify(id)})), pulumi.Protect(true))`;
+      const at = text.indexOf(options, start);
+      if (start < 0 || at < 0) throw new Error(`no workspace ${name} in main.go`);
+      return text.slice(0, start) + text.slice(start, at).replace(JSON.stringify(name), JSON.stringify(`${name}-renamed`)) +
+        `pulumi.Import(pulumi.ID(${JSON.stringify(id)})), pulumi.Protect(true), pulumi.Aliases([]pulumi.Alias{{Name: pulumi.String(${JSON.stringify(name)})}}))` +
+        text.slice(at + options.length);
+    },
+    intoComponent(text, names) {
+      const moved: string[] = [];
+      for (const { name, id } of names) {
+        const call = text.indexOf(`wsbridge.NewWorkspace(ctx, ${JSON.stringify(name)}, &wsbridge.WorkspaceArgs{`);
+        const head = text.lastIndexOf("\n", call) + 1;
+        const options = `pulumi.Import(pulumi.ID(${JSON.stringify(id)})), pulumi.Protect(true)`;
+        const end = text.indexOf("\t}\n", text.indexOf(options, head)) + 3;
+        moved.push(text.slice(head, end).replace(options, `${options}, pulumi.Parent(&team), pulumi.Aliases([]pulumi.Alias{{NoParent: pulumi.Bool(true)}})`));
+        text = text.slice(0, head) + text.slice(end);
+      }
+      const close = text.lastIndexOf("\treturn nil\n}\n");
+      return `${text.slice(0, close)}\tif err := platformTeam(ctx); err != nil {\n\t\treturn err\n\t}\n${text.slice(close)}\n` +
+        "type Team struct{ pulumi.ResourceState }\n\nfunc platformTeam(ctx *pulumi.Context) error {\n\tvar team Team\n" +
+        "\tif err := ctx.RegisterComponentResource(\"acme:index:Team\", \"platform-team\", &team); err != nil {\n\t\treturn err\n\t}\n" +
+        `${moved.join("")}\treturn nil\n}\n`;
+    },
+    describe(text, name, description) {
+      const pattern = new RegExp(`(Description:\\s+)pulumi\\.String\\(${JSON.stringify(`estate workspace ${name}`)}\\)`);
+      if (!pattern.test(text)) throw new Error(`no description of ${name} in main.go`);
+      return text.replace(pattern, `$1pulumi.String(${JSON.stringify(description)})`);
+    },
+    withoutImports(text) {
+      return text.replace(/pulumi\.Import\(pulumi\.ID\("[^"]+"\)\), /g, "");
+    },
+  };
+}
+
+/** The day-two flow in a language adopt writes directly: the same story as the Pulumi YAML one. */
+async function programmingLanguageDayTwo(flow: Flow, driver: ProgramDriver): Promise<void> {
+  const { project, estate, changes, e2e } = flow;
+  const total = adoptable(estate, () => true).length + Object.keys(adoptableConsumers(estate, () => true)).length;
+  ok(await adopt(flow, ["--language", driver.language]));
+  await initStack(flow);
+  await driver.check();
+  e2e.emulator.clearRequests();
+  expect(await driver.run("up", true)).toEqual({ create: 1, import: total });
+  expect(await driver.run("preview", false)).toEqual({ same: total + 1 });
+  expect(e2e.writes()).toEqual([]);
+
+  // The team's edits, applied with a token that may write. The two moved into a component are nobody's
+  // consumers, so no other declaration refers to them.
+  const [deleted, moved1, moved2] = plainWorkspaces(estate, { consumed: false });
+  const [described, byHand] = plainWorkspaces(estate).filter((w) => ![deleted, moved1, moved2].some((o) => o?.id === w.id));
+  const renamed = estate.consumers.map((c) => estate.workspaces.find((w) => w.id === c.workspaceId))
+    .find((w) => w !== undefined && /^[a-z]+-\d{4}$/.test(w.name));
+  if (deleted === undefined || moved1 === undefined || moved2 === undefined || described === undefined || byHand === undefined || renamed === undefined) {
+    throw new Error("the estate has too few plain workspaces");
+  }
+  const file = path.join(project.dir, driver.programFile);
+  let text = fs.readFileSync(file, "utf8");
+  text = driver.rename(text, renamed.name, renamed.id);
+  text = driver.intoComponent(text, [moved1, moved2]);
+  text = driver.describe(text, described.name, "owned by the platform team now");
+  text = driver.withoutImports(text);
+  fs.writeFileSync(file, text);
+  await driver.check();
+  await driver.grantWrite();
+  // One update (the description), one create (the component); the renamed and the moved are the same resources.
+  expect(await driver.run("up", false)).toEqual({ update: 1, same: total, create: 1 });
+  expect(await changes.description(described.id)).toBe("owned by the platform team now");
+  expect(await driver.run("preview", false)).toEqual({ same: total + 2 });
+  const teams = programFiles(project.dir);
+
+  // Meanwhile, in the UI.
+  const locked = await changes.createWorkspace("ui-locked");
+  await changes.lockAsUser(locked, "held by alice");
+  const tagged = await changes.createWorkspace("ui-tagged", { env: "prod", team: "search" });
+  await changes.assignSshKey(tagged, estate.sshKeyIds[0] ?? "");
+  const consumer = await changes.createWorkspace("ui-consumer");
+  await changes.addConsumers(renamed.id, [consumer]);
+  await changes.deleteWorkspace(deleted.id);
+  await changes.setDescription(byHand.id, "changed by hand");
+
+  // Adopt again: the team's files as they were, one new batch file, adopt's index of batches rewritten.
+  e2e.emulator.clearRequests();
+  ok(await adopt(flow));
+  expect(e2e.writes()).toEqual([]);
+  const after = programFiles(project.dir);
+  const index = driver.language === "typescript" ? "adopted/index.ts" : "adopted.go";
+  const added = [...after.keys()].filter((name) => !teams.has(name));
+  expect(added).toEqual([driver.batchFile(1)]);
+  const changedFiles = [...teams.keys()].filter((name) => after.get(name) !== teams.get(name)).sort();
+  expect(changedFiles).toEqual(["adoption-report.json", "adoption-report.md", index].sort());
+  const batch = after.get(driver.batchFile(1)) ?? "";
+  expect(batch).toContain(`${renamed.name}-renamed: held by this stack, declared in your program`);
+  expect(batch).toContain(JSON.stringify(`${renamed.id}/${consumer}`));
+  if (driver.language === "go") expect(await runCommand("gofmt", ["-l", index, driver.batchFile(1)], project.dir)).toBe("");
+  await driver.check();
+
+  // The preview shows the six imports and nothing else; the adoption step imports them read-only.
+  expect(await driver.run("preview", true)).toEqual({ import: 6, same: total + 2 });
+  e2e.emulator.clearRequests();
+  expect(await driver.run("up", true)).toEqual({ import: 6, same: total + 2 });
+  expect(e2e.writes()).toEqual([]);
+  expect(await driver.run("preview", false)).toEqual({ same: total + 8 });
+
+  // Nothing new: no file changes.
+  const files = programFiles(project.dir);
+  ok(await adopt(flow));
+  expect(programFiles(project.dir)).toEqual(files);
+}
