@@ -77,7 +77,10 @@ function pulumi(dir: string, env: NodeJS.ProcessEnv, args: string[], doing: stri
           return;
         }
         const said = stderr.trim().split("\n").filter((line) => line.trim() !== "").slice(-3).join(" ").replace(/^error: /, "");
-        reject(new StackUnreadableError(`Could not ${doing} ${dir}: pulumi said "${said}". Check the backend (\`pulumi login\`, PULUMI_BACKEND_URL) and --stack. Nothing was written.`));
+        const hint = /could not (load|read) (the )?current project/.test(said)
+          ? "Fix the project's Pulumi.yaml"
+          : "Check the backend (`pulumi login`, PULUMI_BACKEND_URL) and --stack";
+        reject(new StackUnreadableError(`Could not ${doing} ${dir}: pulumi said "${said}". ${hint}. Nothing was written.`));
       });
   });
 }

@@ -87,6 +87,8 @@ export function insertBlock(text: string, batch: YamlBatch): { text: string; blo
     return { text: `${head}${block}${text.slice(at)}`, block };
   }
   // `resources: {}` or an empty `resources:`: the block becomes its only entries.
+  const empty = value === null || value === undefined || (isScalar(value) && value.value === null) || (isMap(value) && value.items.length === 0);
+  if (!empty) throw new UnwritableProgramError("Pulumi.yaml's `resources` is neither a block mapping nor empty: adopt adds its block to it.");
   const keyNode = pair.key as { range?: [number, number, number] };
   const lineEnd = text.indexOf("\n", keyNode.range?.[0] ?? 0);
   const line = text.slice(text.lastIndexOf("\n", (keyNode.range?.[0] ?? 1) - 1) + 1, lineEnd < 0 ? text.length : lineEnd);
