@@ -52,11 +52,15 @@ async function newFlow(e2e: RealCliEmulator, edition: "self-managed" | "hosted",
   return { e2e, estate, project, changes: new EstateChanges((m, p, b, t) => e2e.api(m, p, b, t), estate) };
 }
 
-/** `wsbridge adopt` with the read-only token, as a user runs it in the project folder (its `pulumi`, backend and home). */
+/**
+ * `wsbridge adopt` with the read-only token, as a user runs it in the project folder (its `pulumi`,
+ * backend and home), without the stack's passphrase: reading the stack needs none.
+ */
 function adopt(flow: Flow, args: string[] = []): Promise<AdoptRun> {
   const { project, estate, e2e } = flow;
+  const { PULUMI_CONFIG_PASSPHRASE: _passphrase, ...env } = project.env;
   return runAdopt(["--out", project.dir, "--project-name", project.name, ...args], {
-    ...project.env, WSBRIDGE_ADDRESS: e2e.emulator.url, WSBRIDGE_TOKEN: estate.tokens.readOnly, WSBRIDGE_ORGANIZATION: estate.organization,
+    ...env, WSBRIDGE_ADDRESS: e2e.emulator.url, WSBRIDGE_TOKEN: estate.tokens.readOnly, WSBRIDGE_ORGANIZATION: estate.organization,
   });
 }
 
@@ -131,6 +135,31 @@ describe.each(["self-managed", "hosted"] as const)("the %s edition", (edition) =
         expect(resourceSummary((await project.ok(["up", "--stack", "dev", "--yes"])).stdout)).toEqual(["+ 1 created", `= ${total} imported`, `${total + 1} changes`]);
         await project.ok(["preview", "--stack", "dev", "--expect-no-changes"]);
         expect(e2e.writes()).toEqual([]);
+      } finally {
+        flow.project.dispose();
+      }
+    }, LONG_MS);
+  }
+
+  if (edition === "self-managed") {
+    test("a change that lands after the preview (here: `up --skip-preview`): the object is imported as the server has it, its update is refused, nothing is written, and the message says which value the program should hold", async () => {
+      const flow = await newFlow(e2e, edition, "skipped-org");
+      try {
+        const { project, estate, changes } = flow;
+        ok(await adopt(flow));
+        await initStack(flow);
+        const changed = plainWorkspaces(estate)[0];
+        if (changed === undefined) throw new Error("no workspace");
+        await changes.setDescription(changed.id, "changed after adopt");
+        e2e.emulator.clearRequests();
+        const up = await project.run(["up", "--stack", "dev", "--yes", "--skip-preview"]);
+        expect(up.code).not.toBe(0);
+        expect(`${up.stdout}${up.stderr}`).toContain(`Workspace ${changed.id} differs from the program: description: the program declares "estate workspace ${changed.name}", the server held "changed after adopt" at its last read.`);
+        expect(`${up.stdout}${up.stderr}`).toContain("once the stack holds it, write the server's value into the program");
+        expect(e2e.writes()).toEqual([]);
+        const held = (await project.exportState("dev")).deployment.resources?.find((r) => r.id === changed.id);
+        expect(held?.inputs?.description).toBe("changed after adopt");
+        expect(await changes.description(changed.id)).toBe("changed after adopt");
       } finally {
         flow.project.dispose();
       }

@@ -3,18 +3,16 @@
 // (Pulumi YAML, run by the YAML language host with the plugin installed as users install it) adopts
 // every object in one `pulumi up` of its `import` options, the next preview shows no change, nothing
 // but GETs reached the server, and every object is in the state exactly once. On the self-managed
-// edition also: a selection, and the TypeScript and Go programs it writes, each run as the program of
-// the stack that adopted the estate, previewing every resource unchanged. Adopting again afterwards
-// writes the same program, byte for byte.
+// edition also: a selection. Adopting into a new folder afterwards writes the same program, byte for
+// byte. The TypeScript and Go programs, and adopting again into an owned stack: adopt-day-two.test.ts.
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { seedEstate, type EstateManifest } from "../support/adopt-estate";
 import { runAdopt, type AdoptRun } from "../support/adopt-run";
-import { goModuleOf, runAdoptedGo, runCommand } from "../support/adopted-go";
 import { adoptable, adoptableConsumers, consumersInState, stateObjects } from "../support/adoptable";
 import { useEmulatorAndCli, type RealCliEmulator } from "../support/real-cli-stack";
 import {
-  YamlProject, programFromTypeScriptFiles, resourceSummary, typeErrorsOfFiles, typescriptFilesIn,
+  YamlProject, resourceSummary,
 } from "../support/yaml-import-project";
 
 const WORKSPACES = 200;
@@ -81,39 +79,6 @@ describe.each(["self-managed", "hosted"] as const)("the %s edition", (edition) =
     adoptAndPreview(e2e, adopted, "dev", [], () => true), LONG_MS);
 
   if (edition === "hosted") return;
-
-  test("the TypeScript program it writes type-checks against the SDK and, as the same stack's program, previews every resource unchanged with no request", async () => {
-    const { project, estate } = adopted;
-    const out = path.join(project.dir, "typescript");
-    expect((await adoptReadOnly(e2e, estate, ["--out", out, "--language", "typescript"])).code).toBe(0);
-    const files = typescriptFilesIn(out);
-    expect(typeErrorsOfFiles(files, "index.ts")).toEqual([]);
-    e2e.emulator.clearRequests();
-    const stack = await project.inlineStack("dev", programFromTypeScriptFiles(files, "index.ts"));
-    const result = await stack.preview();
-    const total = adoptable(estate, () => true).length + Object.keys(adoptableConsumers(estate, () => true)).length;
-    expect(result.changeSummary).toEqual({ same: total + 1 });
-    expect(e2e.writes()).toEqual([]);
-  }, LONG_MS);
-
-  test("the Go program it writes is gofmt's formatting, builds against the Go SDK and, as the same stack's program, previews every resource unchanged", async () => {
-    const { project, estate } = adopted;
-    const out = path.join(project.dir, "go");
-    expect((await adoptReadOnly(e2e, estate, ["--out", out, "--language", "go"])).code).toBe(0);
-    expect(await runCommand("gofmt", ["-l", out], out)).toBe("");
-    // Its Program and Adopted beside test/go/_adopt/main.go, which previews them inline (no Go language
-    // host here), in a module of their own.
-    const module = goModuleOf(out, project.dir);
-    const workDir = path.join(project.dir, "go-stacks");
-    fs.mkdirSync(path.join(workDir, `${project.name}.dev`), { recursive: true });
-    fs.copyFileSync(path.join(project.dir, "Pulumi.dev.yaml"), path.join(workDir, `${project.name}.dev`, "Pulumi.dev.yaml"));
-    e2e.emulator.clearRequests();
-    const summary = await runAdoptedGo(module, "preview", { project: project.name, name: "dev", workDir, env: project.env },
-      { address: e2e.emulator.url, token: estate.tokens.readOnly, organization: estate.organization });
-    const total = adoptable(estate, () => true).length + Object.keys(adoptableConsumers(estate, () => true)).length;
-    expect(summary).toEqual({ same: total + 1 });
-    expect(e2e.writes()).toEqual([]);
-  }, LONG_MS);
 
   test("a selection (--project and --tag): only its workspaces' objects are adopted, a consumer outside it stays a literal id with why, and the preview is clean", async () => {
     const { estate } = adopted;

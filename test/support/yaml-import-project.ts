@@ -242,18 +242,6 @@ export function typeErrorsOf(source: string): string[] {
   return typeErrorsOfFiles(new Map([["generated-import-program.ts", source]]), "generated-import-program.ts");
 }
 
-/** The TypeScript files of a folder (relative path → text), e.g. the program `wsbridge adopt` wrote. */
-export function typescriptFilesIn(dir: string): Map<string, string> {
-  const files = new Map<string, string>();
-  for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true }) as fs.Dirent[]) {
-    const full = path.join(entry.parentPath, entry.name);
-    if (entry.isFile() && entry.name.endsWith(".ts") && !full.includes(`${path.sep}node_modules${path.sep}`)) {
-      files.set(path.relative(dir, full), fs.readFileSync(full, "utf8"));
-    }
-  }
-  return files;
-}
-
 /**
  * {@link typeErrorsOf} for several files (relative path → text) checked from `entry`: they exist only
  * in memory, in a folder at the repository's root, so relative imports between them resolve.
