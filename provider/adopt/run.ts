@@ -68,7 +68,8 @@ export async function runAdoption(args: AdoptArguments, context: RunContext): Pr
   const projectContext: ProjectContext = { projectName, selection: described, version: context.version, schema: context.schema };
   const batches = record?.batches ?? [];
   const open = (b: BatchRecord): boolean => b.resources.every((r) => !isHeld(holdings, r)) && (record === undefined || untouched(out, record, b));
-  const first = batches.length === 0 || (batches[0]?.batch === 0 && open(batches[0]) && (record !== undefined || holdings.objects.length === 0));
+  // No program (never written, or deleted), or batch 0 still adopt's: the whole program is written afresh.
+  const first = !folder.hasProject || batches.length === 0 || (batches[0]?.batch === 0 && open(batches[0]));
 
   const files = new Map<string, string | null>();
   let plan: AdoptionPlan;

@@ -78,6 +78,26 @@ function wsbridgeObjects(state: Deployment): string[] {
   return stateObjects(state);
 }
 
+type Workspace = EstateManifest["workspaces"][number];
+
+/**
+ * Meanwhile, in the UI: three new workspaces (ui-locked, locked by a user; ui-tagged, with tags and an
+ * SSH key; ui-consumer, a new consumer of `consumed`), `deleted` deleted and `byHand`'s description
+ * changed. Resolves to ui-consumer's id.
+ */
+async function meanwhileInTheUi(flow: Flow, which: { consumed: Workspace; deleted: Workspace; byHand: Workspace }): Promise<string> {
+  const { changes, estate } = flow;
+  const locked = await changes.createWorkspace("ui-locked");
+  await changes.lockAsUser(locked, "held by alice");
+  const tagged = await changes.createWorkspace("ui-tagged", { env: "prod", team: "search" });
+  await changes.assignSshKey(tagged, estate.sshKeyIds[0] ?? "");
+  const consumer = await changes.createWorkspace("ui-consumer");
+  await changes.addConsumers(which.consumed.id, [consumer]);
+  await changes.deleteWorkspace(which.deleted.id);
+  await changes.setDescription(which.byHand.id, "changed by hand");
+  return consumer;
+}
+
 /** Replaces `from` by `to` in `text`, which must hold `from` exactly `times` times (an edit that finds nothing fails the test). */
 function edit(text: string, from: string, to: string, times = 1): string {
   const found = text.split(from).length - 1;
@@ -212,15 +232,7 @@ describe.each(["self-managed", "hosted"] as const)("the %s edition", (edition) =
       await project.ok(["preview", "--stack", "dev", "--expect-no-changes"]);
       const teams = fs.readFileSync(file, "utf8");
 
-      // Meanwhile, in the UI: three new workspaces, one deleted, one changed by hand.
-      const locked = await changes.createWorkspace("ui-locked");
-      await changes.lockAsUser(locked, "held by alice");
-      const tagged = await changes.createWorkspace("ui-tagged", { env: "prod", team: "search" });
-      await changes.assignSshKey(tagged, estate.sshKeyIds[0] ?? "");
-      const consumer = await changes.createWorkspace("ui-consumer");
-      await changes.addConsumers(renamed.id, [consumer]);
-      await changes.deleteWorkspace(deleted.id);
-      await changes.setDescription(byHand.id, "changed by hand");
+      const consumer = await meanwhileInTheUi(flow, { consumed: renamed, deleted, byHand });
 
       // Adopt again: reads only, adds exactly the new objects as one block, leaves the team's text as it was.
       e2e.emulator.clearRequests();
@@ -457,15 +469,7 @@ async function programmingLanguageDayTwo(flow: Flow, driver: ProgramDriver): Pro
   expect(await driver.run("preview", false)).toEqual({ same: total + 2 });
   const teams = programFiles(project.dir);
 
-  // Meanwhile, in the UI.
-  const locked = await changes.createWorkspace("ui-locked");
-  await changes.lockAsUser(locked, "held by alice");
-  const tagged = await changes.createWorkspace("ui-tagged", { env: "prod", team: "search" });
-  await changes.assignSshKey(tagged, estate.sshKeyIds[0] ?? "");
-  const consumer = await changes.createWorkspace("ui-consumer");
-  await changes.addConsumers(renamed.id, [consumer]);
-  await changes.deleteWorkspace(deleted.id);
-  await changes.setDescription(byHand.id, "changed by hand");
+  const consumer = await meanwhileInTheUi(flow, { consumed: renamed, deleted, byHand });
 
   // Adopt again: the team's files as they were, one new batch file, adopt's index of batches rewritten.
   e2e.emulator.clearRequests();

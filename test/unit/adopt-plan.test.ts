@@ -1,6 +1,6 @@
 // The pure parts of `wsbridge adopt`: names that are readable and stable, the selection, the plan's
 // references and literal ids, and each language's spelling of values a program could misread.
-import type { Workspace } from "../../provider/runtime/api";
+import { workspace } from "../support/workspace-fixture";
 import type { Estate } from "../../provider/adopt/model";
 import { camelCase, uniqueNames, variableNames } from "../../provider/adopt/names";
 import { planAdoption } from "../../provider/adopt/plan";
@@ -10,18 +10,6 @@ import { typescriptProgram } from "../../provider/adopt/program/typescript";
 import { goProgram, type PackageSchema } from "../../provider/adopt/program/go";
 import { packageSchemaText } from "../../provider/runtime/package-files";
 
-function workspace(id: string, name: string, extra: Partial<Workspace> = {}): Workspace {
-  return {
-    id, name, organization: "org", description: null, executionMode: "remote", engineVersion: null, operations: null,
-    locked: false, lockedReason: null, lockedBy: null, resourceCount: 0, globalRemoteState: false, autoApply: false,
-    autoApplyRunTrigger: false, allowDestroyPlan: true, fileTriggersEnabled: true, queueAllRuns: false, speculativeEnabled: true,
-    structuredRunOutputEnabled: null, workingDirectory: null, triggerPatterns: [], triggerPrefixes: [], vcsRepo: null,
-    projectId: null, sshKeyId: null, tagNames: [], settingOverwrites: { executionMode: true, agentPool: true },
-    agentPoolId: null, autoDestroyAt: null, autoDestroyActivityDuration: null, inheritsProjectAutoDestroy: false,
-    dataRetentionPolicy: null, effectiveTagBindings: [],
-    ...extra,
-  } as unknown as Workspace;
-}
 
 function estate(workspaces: Estate["workspaces"], unselected: [string, string][] = []): Estate {
   return {

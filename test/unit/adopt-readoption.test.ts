@@ -3,6 +3,7 @@
 // program already declares it (held by the stack, or declared by a batch that is now the user's), how
 // it refers to what the stack holds, and what the stack holds that is gone or changed on the server.
 import type { DataRetentionPolicy, Workspace } from "../../provider/runtime/api";
+import { workspace } from "../support/workspace-fixture";
 import { driftOf } from "../../provider/adopt/drift";
 import type { HeldObject, Holdings } from "../../provider/adopt/held";
 import type { DiscoveredWorkspace, Estate } from "../../provider/adopt/model";
@@ -10,18 +11,6 @@ import { isHeld, ownedBy } from "../../provider/adopt/owned";
 import { planAdoption } from "../../provider/adopt/plan";
 import { UnwritableProgramError, declaredResources, findBlock, insertBlock, removeBlock, type YamlBatch } from "../../provider/adopt/program/yaml-batch";
 
-function workspace(id: string, name: string, extra: Partial<Workspace> = {}): Workspace {
-  return {
-    id, name, organization: "org", description: null, executionMode: "remote", engineVersion: null, operations: null,
-    locked: false, lockedReason: null, lockedBy: null, resourceCount: 0, globalRemoteState: false, autoApply: false,
-    autoApplyRunTrigger: false, allowDestroyPlan: true, fileTriggersEnabled: true, queueAllRuns: false, speculativeEnabled: true,
-    structuredRunOutputEnabled: null, workingDirectory: null, triggerPatterns: [], triggerPrefixes: [], vcsRepo: null,
-    projectId: null, sshKeyId: null, tagNames: [], settingOverwrites: { executionMode: true, agentPool: true },
-    agentPoolId: null, autoDestroyAt: null, autoDestroyActivityDuration: null, inheritsProjectAutoDestroy: false,
-    dataRetentionPolicy: null, effectiveTagBindings: [],
-    ...extra,
-  } as unknown as Workspace;
-}
 
 function estate(workspaces: DiscoveredWorkspace[], extra: Partial<Estate> = {}): Estate {
   return {
