@@ -12,6 +12,7 @@ import { seedEstate, type EstateManifest } from "../support/adopt-estate";
 import { runAdopt, type AdoptRun } from "../support/adopt-run";
 import { EstateChanges } from "../support/estate-changes";
 import { request } from "undici";
+import { OLDER_MARKER } from "../../provider/adopt/program/header";
 import { pulumiCliRoot } from "../../scripts/lib/stack-harness";
 
 let emulator: RunningEmulator;
@@ -108,6 +109,25 @@ describe("what it reads of the stack", () => {
     const twice = filesIn(out);
     expect((await runAdopt(["--out", out], env())).code).toBe(0);
     expect(filesIn(out)).toEqual(twice);
+  });
+});
+
+describe("a folder adopt wrote before it kept a record", () => {
+  test("is known by its first line: its program counts as batch 0, so what its stack holds is not added again, and a new object goes into batch 1", async () => {
+    const { out } = await adoptedAndHeld();
+    const report = path.join(out, "adoption-report.json");
+    const { written: _written, ...older } = JSON.parse(fs.readFileSync(report, "utf8")) as Record<string, unknown>;
+    fs.writeFileSync(report, `${JSON.stringify(older, null, 2)}\n`);
+    const program = path.join(out, "Pulumi.yaml");
+    const text = fs.readFileSync(program, "utf8").replace(/^[^\n]*\n/, `${OLDER_MARKER}\n`);
+    fs.writeFileSync(program, text);
+    await others().createWorkspace(`legacy-${folders}`);
+    const run = await runAdopt(["--out", out], env());
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("not held by stack dev: batch 1, in Pulumi.yaml:");
+    const after = fs.readFileSync(program, "utf8");
+    expect(after.startsWith(text)).toBe(true);
+    expect(after.slice(text.length)).toMatch(new RegExp(`^ {2}# ---- wsbridge adopt, batch 1: 1 object added[^\\n]*\\n {2}legacy-${folders}:\\n`));
   });
 });
 
