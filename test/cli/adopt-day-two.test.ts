@@ -139,6 +139,13 @@ describe.each(["self-managed", "hosted"] as const)("the %s edition", (edition) =
         await changes.setDescription(changed.id, "changed after adopt");
         e2e.emulator.clearRequests();
 
+        // What Pulumi itself does, without the read-only project: import, then update in the same up.
+        await project.ok(["config", "set", "--stack", "dev", "wsbridge:readOnly", "false"]);
+        const unguarded = await project.ok(["preview", "--stack", "dev", "--diff"]);
+        expect(unguarded.stdout).toContain(`~ description: "changed after adopt" => ${JSON.stringify(before)}`);
+        expect(resourceSummary(unguarded.stdout)).toContain("~ 1 to update");
+        await project.ok(["config", "rm", "--stack", "dev", "wsbridge:readOnly"]);
+
         const up = await project.run(["up", "--stack", "dev", "--yes"]);
         expect(up.code).not.toBe(0);
         expect(`${up.stdout}${up.stderr}`).toContain(
