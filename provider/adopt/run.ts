@@ -10,7 +10,7 @@ import type { AdoptArguments } from "./arguments";
 import { discover } from "./discover";
 import { driftOf, type Drift } from "./drift";
 import { holdingsOf, type Holdings } from "./held";
-import { ADOPTED_KINDS, type AdoptedKind, type AdoptionPlan, type PlannedResource } from "./model";
+import { ADOPTED_KINDS, type AdoptedKind, type AdoptionPlan, type Estate, type PlannedResource } from "./model";
 import { ForeignProjectError, writeFiles } from "./output";
 import { isHeld, ownedBy } from "./owned";
 import { planAdoption } from "./plan";
@@ -18,7 +18,7 @@ import { MARKER, OLDER_MARKER } from "./program/header";
 import {
   batchContent, batchFile, batchIndex, batchIndexFile, projectFiles, type Language, type ProjectContext,
 } from "./program/project";
-import { declaredResources, insertBlock, removeBlock, type YamlBatch } from "./program/yaml-batch";
+import { declaredResources, insertBlock, removeBlock } from "./program/yaml-batch";
 import type { PackageSchema } from "./program/go";
 import type { ProgressLine } from "./progress";
 import { REPORT_JSON, readRecord, sha256, untouched, type BatchRecord, type RecordedResource, type WrittenRecord } from "./record";
@@ -72,72 +72,8 @@ export async function runAdoption(args: AdoptArguments, context: RunContext): Pr
   const first = !folder.hasProject || batches.length === 0 || (batches[0]?.batch === 0 && open(batches[0]));
 
   const files = new Map<string, string | null>();
-  let plan: AdoptionPlan;
-  let written: WrittenRecord;
-  let outcome: { batch?: { number: number; file: string }; pending: RecordedResource[] };
-  if (first) {
-    plan = planAdoption(estate);
-    const program = projectFiles(plan, language, projectContext);
-    const scaffolding: Record<string, string> = {};
-    for (const [name, text] of program) {
-      if (name === batchFile(language, 0)) continue;
-      // A file the user changed (go.mod after `go mod tidy`, say) is theirs: left as it is.
-      const recorded = record?.files[name];
-      const present = readText(path.join(out, name));
-      if (present !== undefined && recorded !== undefined && sha256(present) !== recorded) continue;
-      if (present !== undefined && recorded === undefined && record !== undefined) continue;
-      files.set(name, text);
-      scaffolding[name] = sha256(text);
-    }
-    const programText = program.get(batchFile(language, 0)) ?? "";
-    files.set(batchFile(language, 0), programText);
-    written = {
-      language, projectName, selection, modules, files: scaffolding,
-      batches: [{ batch: 0, file: batchFile(language, 0), sha256: sha256(programText), resources: recorded(plan.resources) }],
-    };
-    outcome = { batch: { number: 0, file: batchFile(language, 0) }, pending: [] };
-  } else {
-    const kept = batches.filter((b) => !(b.batch > 0 && open(b)));
-    const reopened = batches.filter((b) => b.batch > 0 && open(b));
-    const programPath = path.join(out, "Pulumi.yaml");
-    let yamlText = language === "yaml" ? readText(programPath) ?? "" : undefined;
-    for (const b of reopened) {
-      if (yamlText !== undefined) yamlText = removeBlock(yamlText, b.batch);
-      else files.set(b.file, null);
-    }
-    const owned = ownedBy(holdings, kept, yamlText === undefined ? undefined : declaredResources(yamlText));
-    plan = planAdoption(estate, owned);
-    const pending = kept.flatMap((b) => b.resources).filter((r) => !isHeld(holdings, r));
-    const newBatches: BatchRecord[] = [];
-    let batch: { number: number; file: string } | undefined;
-    if (plan.resources.length > 0) {
-      const number = reopened.length > 0 ? Math.min(...reopened.map((b) => b.batch)) : Math.max(0, ...batches.map((b) => b.batch)) + 1;
-      const content = batchContent(plan, language, projectContext, number);
-      const file = batchFile(language, number);
-      let text: string;
-      if (typeof content === "string") {
-        files.set(file, content);
-        text = content;
-      } else {
-        const inserted = insertBlock(yamlText ?? "", content as YamlBatch);
-        yamlText = inserted.text;
-        text = inserted.block;
-      }
-      newBatches.push({ batch: number, file, sha256: sha256(text), resources: recorded(plan.resources) });
-      batch = { number, file };
-    }
-    if (yamlText !== undefined) files.set("Pulumi.yaml", yamlText);
-    const all = [...kept, ...newBatches].sort((a, b) => a.batch - b.batch);
-    const indexFile = batchIndexFile(language);
-    const index = batchIndex(language, all.filter((b) => b.batch > 0 && (newBatches.includes(b) || fs.existsSync(path.join(out, b.file)))).map((b) => b.batch));
-    const scaffolding = { ...(record?.files ?? {}) };
-    if (indexFile !== undefined && index !== undefined && (reopened.length > 0 || newBatches.length > 0)) {
-      files.set(indexFile, index);
-      scaffolding[indexFile] = sha256(index);
-    }
-    written = { language, projectName, selection, modules, files: scaffolding, batches: all };
-    outcome = { ...(batch !== undefined && { batch }), pending };
-  }
+  const folderFacts = { out, language, holdings, record, projectContext, files, selection, modules, projectName };
+  const { plan, written, outcome } = first ? wholeProgram(folderFacts, estate) : laterBatch(folderFacts, estate, open);
 
   const drift = state === undefined ? NO_DRIFT : driftOf(estate, holdings);
   const facts = { plan, record: written, drift };
@@ -146,6 +82,104 @@ export async function runAdoption(args: AdoptArguments, context: RunContext): Pr
   files.set(REPORT_JSON, reportJson(facts));
   writeFiles(out, files);
   return summaryText(facts, { ...outcome, ...(state !== undefined && { stack: state.name }) }, report);
+}
+
+/** What the two ways of writing share: the folder, what its stack holds, and the files being written. */
+interface FolderFacts {
+  readonly out: string;
+  readonly language: Language;
+  readonly holdings: Holdings;
+  readonly record: WrittenRecord | undefined;
+  readonly projectContext: ProjectContext;
+  /** The files to write (`null`: to remove), filled in. */
+  readonly files: Map<string, string | null>;
+  readonly selection: Selection;
+  readonly modules: boolean;
+  readonly projectName: string;
+}
+
+interface Written {
+  readonly plan: AdoptionPlan;
+  readonly written: WrittenRecord;
+  readonly outcome: { batch?: { number: number; file: string }; pending: RecordedResource[] };
+}
+
+/** Batch 0: the whole program, and its other files where they are still as adopt wrote them. */
+function wholeProgram(facts: FolderFacts, estate: Estate): Written {
+  const { out, language, record, files } = facts;
+  const plan = planAdoption(estate);
+  const program = projectFiles(plan, language, facts.projectContext);
+  const scaffolding: Record<string, string> = {};
+  for (const [name, text] of program) {
+    if (name === batchFile(language, 0)) continue;
+    // A file the user changed (go.mod after `go mod tidy`, say) is theirs: left as it is.
+    const recorded = record?.files[name];
+    const present = readText(path.join(out, name));
+    if (present !== undefined && recorded !== undefined && sha256(present) !== recorded) continue;
+    if (present !== undefined && recorded === undefined && record !== undefined) continue;
+    files.set(name, text);
+    scaffolding[name] = sha256(text);
+  }
+  const programText = program.get(batchFile(language, 0)) ?? "";
+  files.set(batchFile(language, 0), programText);
+  return {
+    plan,
+    written: {
+      language, projectName: facts.projectName, selection: facts.selection, modules: facts.modules, files: scaffolding,
+      batches: [{ batch: 0, file: batchFile(language, 0), sha256: sha256(programText), resources: recorded(plan.resources) }],
+    },
+    outcome: { batch: { number: 0, file: batchFile(language, 0) }, pending: [] },
+  };
+}
+
+/**
+ * A later batch: what the program does not declare yet (held by the stack, or declared by a batch that
+ * is now the user's), replacing the batches that are still adopt's; the index of batches rewritten.
+ */
+function laterBatch(facts: FolderFacts, estate: Estate, open: (batch: BatchRecord) => boolean): Written {
+  const { out, language, holdings, record, files } = facts;
+  const batches = record?.batches ?? [];
+  const kept = batches.filter((b) => !(b.batch > 0 && open(b)));
+  const reopened = batches.filter((b) => b.batch > 0 && open(b));
+  let yamlText = language === "yaml" ? readText(path.join(out, "Pulumi.yaml")) ?? "" : undefined;
+  for (const b of reopened) {
+    if (yamlText !== undefined) yamlText = removeBlock(yamlText, b.batch);
+    else files.set(b.file, null);
+  }
+  const plan = planAdoption(estate, ownedBy(holdings, kept, yamlText === undefined ? undefined : declaredResources(yamlText)));
+  const pending = kept.flatMap((b) => b.resources).filter((r) => !isHeld(holdings, r));
+  const newBatches: BatchRecord[] = [];
+  let batch: { number: number; file: string } | undefined;
+  if (plan.resources.length > 0) {
+    const number = reopened.length > 0 ? Math.min(...reopened.map((b) => b.batch)) : Math.max(0, ...batches.map((b) => b.batch)) + 1;
+    const content = batchContent(plan, language, facts.projectContext, number);
+    const file = batchFile(language, number);
+    let text: string;
+    if (typeof content === "string") {
+      files.set(file, content);
+      text = content;
+    } else {
+      const inserted = insertBlock(yamlText ?? "", content);
+      yamlText = inserted.text;
+      text = inserted.block;
+    }
+    newBatches.push({ batch: number, file, sha256: sha256(text), resources: recorded(plan.resources) });
+    batch = { number, file };
+  }
+  if (yamlText !== undefined) files.set("Pulumi.yaml", yamlText);
+  const all = [...kept, ...newBatches].sort((a, b) => a.batch - b.batch);
+  const indexFile = batchIndexFile(language);
+  const index = batchIndex(language, all.filter((b) => b.batch > 0 && (newBatches.includes(b) || fs.existsSync(path.join(out, b.file)))).map((b) => b.batch));
+  const scaffolding = { ...(record?.files ?? {}) };
+  if (indexFile !== undefined && index !== undefined && (reopened.length > 0 || newBatches.length > 0)) {
+    files.set(indexFile, index);
+    scaffolding[indexFile] = sha256(index);
+  }
+  return {
+    plan,
+    written: { language, projectName: facts.projectName, selection: facts.selection, modules: facts.modules, files: scaffolding, batches: all },
+    outcome: { ...(batch !== undefined && { batch }), pending },
+  };
 }
 
 /** What the output folder holds: a Pulumi project, and adopt's record of it (legacy folders: from their first line). */
