@@ -209,10 +209,3 @@ function inheritedSettings(estate: Estate, ws: Workspace, label: string): Skippe
   }
   return out;
 }
-
-/** Adopted resources per kind, for the summary. */
-export function countsByKind(plan: AdoptionPlan): Map<AdoptedKind, number> {
-  const counts = new Map<AdoptedKind, number>();
-  for (const r of plan.resources) counts.set(r.kind, (counts.get(r.kind) ?? 0) + 1);
-  return counts;
-}

@@ -8,12 +8,12 @@ import { isMap, isScalar, parseDocument, type Pair } from "yaml";
 const BEGIN = /^([ \t]*)# ---- wsbridge adopt, batch (\d+): .*$/;
 const endPattern = (batch: number): RegExp => new RegExp(`^[ \\t]*# ---- end of wsbridge adopt, batch ${batch} ----$`);
 
-export function blockBegin(indent: string, batch: number, objects: number): string {
+function blockBegin(indent: string, batch: number, objects: number): string {
   return `${indent}# ---- wsbridge adopt, batch ${batch}: ${objects} object${objects === 1 ? "" : "s"} added (adoption-report.md); ` +
     "adopt's until the stack holds one of them or you edit this block, then yours ----";
 }
 
-export function blockEnd(indent: string, batch: number): string {
+function blockEnd(indent: string, batch: number): string {
   return `${indent}# ---- end of wsbridge adopt, batch ${batch} ----`;
 }
 
@@ -53,7 +53,7 @@ export interface YamlBatch {
 }
 
 /** The block's text at `indent` (the column of the program's resource entries). */
-export function blockText(batch: YamlBatch, indent: string): string {
+function blockText(batch: YamlBatch, indent: string): string {
   const lines = batch.entryLines.map((line) => (line.startsWith("  ") ? `${indent}${line.slice(2)}` : line));
   return [blockBegin(indent, batch.batch, batch.objects), ...lines, blockEnd(indent, batch.batch), ""].join("\n");
 }
