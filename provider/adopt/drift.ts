@@ -2,7 +2,7 @@
 // that makes the stack forget them), and which differ from what the stack holds (the inputs it last
 // applied against what the kind's import would adopt now, compared as the kind compares them). Only
 // objects inside this run's selection are judged: the others were not read.
-import { adoptionOf, type Adoption } from "../runtime/adoption";
+import { adoptionOf, type Adoption, withOmissionsFilledOf } from "../runtime/adoption";
 import { comparable } from "../runtime/kinds/workspace/compare";
 import type { HeldObject, Holdings } from "./held";
 import type { AdoptedKind, DiscoveredWorkspace, Estate } from "./model";
@@ -112,9 +112,13 @@ function deprecationNow(held: HeldObject, estate: Estate): Now {
 }
 
 /** The properties the stack holds that the server now has otherwise (only those both name). */
-function differencesOf(held: HeldObject, server: Readonly<Record<string, unknown>>): ChangedObject["differences"] {
+function differencesOf(held: HeldObject, adopted: Readonly<Record<string, unknown>>): ChangedObject["differences"] {
   const out: { property: string; held: unknown; server: unknown }[] = [];
-  for (const [property, value] of Object.entries(held.inputs)) {
+  // Both as check completes them: adoption leaves out what omission means anyway; a stack made before
+  // check filled those in holds them neither.
+  const fill = withOmissionsFilledOf[held.kind] ?? ((inputs: Record<string, unknown>) => inputs);
+  const server = fill({ ...adopted });
+  for (const [property, value] of Object.entries(fill({ ...held.inputs }))) {
     if (!(property in server)) continue;
     const same = held.kind === "Workspace"
       ? comparable(property, value) === comparable(property, server[property])

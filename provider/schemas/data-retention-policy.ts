@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { RULES, text, wholeNumber } from "./rules";
 import type { Equals, Assert } from "./type-equality";
+import type { OmissionTable, OptionalKeys } from "./omission";
 
 /**
  * What a {@link DataRetentionPolicy} manages: the data retention policy set on one workspace (self-managed
@@ -59,3 +60,9 @@ export const DATA_RETENTION_ONE_FORM = ONE_FORM;
 
 // Fails to compile if the interface and the schema ever describe different shapes.
 export type DataRetentionPolicyInputsAgree = Assert<Equals<z.input<typeof dataRetentionPolicyInputsSchema>, DataRetentionPolicyInputs>>;
+
+/** What each optional input means when the program leaves it out (schemas/omission.ts). */
+export const DATA_RETENTION_POLICY_OMITTED: OmissionTable<OptionalKeys<DataRetentionPolicyInputs>> = {
+  deleteOlderThanNDays: { means: "other-form", rule: "the other form: `dontDelete: true`" },
+  dontDelete: { means: "other-form", rule: "the other form: `deleteOlderThanNDays`" },
+};

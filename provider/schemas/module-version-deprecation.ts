@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { RULES, text } from "./rules";
 import type { Equals, Assert } from "./type-equality";
+import type { OmissionTable, OptionalKeys } from "./omission";
 
 /**
  * What a {@link ModuleVersionDeprecation} manages: the deprecation of one version of a private registry
@@ -67,3 +68,10 @@ export const moduleVersionDeprecationInputsSchema = z.strictObject({
 
 // Fails to compile if the interface and the schema ever describe different shapes.
 export type ModuleVersionDeprecationInputsAgree = Assert<Equals<z.input<typeof moduleVersionDeprecationInputsSchema>, ModuleVersionDeprecationInputs>>;
+
+/** What each optional input means when the program leaves it out (schemas/omission.ts). */
+export const MODULE_VERSION_DEPRECATION_OMITTED: OmissionTable<OptionalKeys<ModuleVersionDeprecationInputs>> = {
+  organization: { means: "setting", rule: "the provider's organization (`wsbridge:organization`, else `WSBRIDGE_ORGANIZATION` / `TFE_ORGANIZATION`)" },
+  reason: { means: "none", rule: "no reason (the deprecation is sent without one)", basis: "the deprecation request sets reason and link to what it sends" },
+  link: { means: "none", rule: "no link (the deprecation is sent without one)", basis: "the deprecation request sets reason and link to what it sends" },
+};

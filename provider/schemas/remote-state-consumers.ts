@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { RULES, text } from "./rules";
 import type { Equals, Assert } from "./type-equality";
+import type { OmissionTable, OptionalKeys } from "./omission";
 
 
 /** What a {@link RemoteStateConsumers} manages: which workspaces may read one workspace's state. */
@@ -35,3 +36,8 @@ export const remoteStateConsumersInputsSchema = z.strictObject({
 
 // Fails to compile if the interface and the schema ever describe different shapes.
 export type RemoteStateConsumersInputsAgree = Assert<Equals<z.input<typeof remoteStateConsumersInputsSchema>, RemoteStateConsumersInputs>>;
+
+/** What each optional input means when the program leaves it out (schemas/omission.ts). */
+export const REMOTE_STATE_CONSUMERS_OMITTED: OmissionTable<OptionalKeys<RemoteStateConsumersInputs>> = {
+  exclusive: { means: "value", value: false, basis: "the provider's switch" },
+};

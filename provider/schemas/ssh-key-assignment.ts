@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { RULES, text } from "./rules";
 import type { Equals, Assert } from "./type-equality";
+import type { OmissionTable, OptionalKeys } from "./omission";
 
 /** What a {@link SshKeyAssignment} manages: which SSH key one workspace uses (one key per workspace). */
 export interface SshKeyAssignmentInputs {
@@ -24,3 +25,6 @@ export const sshKeyAssignmentInputsSchema = z.strictObject({
 
 // Fails to compile if the interface and the schema ever describe different shapes.
 export type SshKeyAssignmentInputsAgree = Assert<Equals<z.input<typeof sshKeyAssignmentInputsSchema>, SshKeyAssignmentInputs>>;
+
+/** What each optional input means when the program leaves it out (schemas/omission.ts). */
+export const SSH_KEY_ASSIGNMENT_OMITTED: OmissionTable<OptionalKeys<SshKeyAssignmentInputs>> = {};

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { RULES, text } from "./rules";
 import type { Equals, Assert } from "./type-equality";
+import type { OmissionTable, OptionalKeys } from "./omission";
 
 /**
  * What a {@link WorkspaceLock} manages: the lock of one workspace, held by the identity of the
@@ -37,3 +38,9 @@ export const workspaceLockInputsSchema = z.strictObject({
 
 // Fails to compile if the interface and the schema ever describe different shapes.
 export type WorkspaceLockInputsAgree = Assert<Equals<z.input<typeof workspaceLockInputsSchema>, WorkspaceLockInputs>>;
+
+/** What each optional input means when the program leaves it out (schemas/omission.ts). */
+export const WORKSPACE_LOCK_OMITTED: OmissionTable<OptionalKeys<WorkspaceLockInputs>> = {
+  reason: { means: "value", value: "", basis: "the lock endpoint's reason is optional: none is an empty reason" },
+  forceUnlockOnDestroy: { means: "value", value: false, basis: "the provider's switch" },
+};

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { MAX_DIRECT_TAG_BINDINGS, MAX_TAG_KEY_LENGTH, MAX_TAG_VALUE_LENGTH, RULES, TAG_TEXT, brokenCheck, text } from "./rules";
 import type { Equals, Assert } from "./type-equality";
+import type { OmissionTable, OptionalKeys } from "./omission";
 
 /**
  * Key-value tags this resource binds directly on the workspace: tag key → value. Keys: 1–128
@@ -75,3 +76,8 @@ export const workspaceTagBindingsInputsSchema = z.strictObject({
 
 // Fails to compile if the interface and the schema ever describe different shapes.
 export type WorkspaceTagBindingsInputsAgree = Assert<Equals<z.input<typeof workspaceTagBindingsInputsSchema>, WorkspaceTagBindingsInputs>>;
+
+/** What each optional input means when the program leaves it out (schemas/omission.ts). */
+export const WORKSPACE_TAG_BINDINGS_OMITTED: OmissionTable<OptionalKeys<WorkspaceTagBindingsInputs>> = {
+  exclusive: { means: "value", value: false, basis: "the provider's switch" },
+};

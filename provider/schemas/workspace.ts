@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { MAX_DIRECT_TAG_BINDINGS, RULES, text } from "./rules";
 import type { Equals, Assert } from "./type-equality";
+import type { OmissionTable, OptionalKeys } from "./omission";
 
 /**
  * Settings the workspace sets itself instead of inheriting its organization's (or project's) default.
@@ -38,9 +39,9 @@ export interface WorkspaceVcsRepo {
    * update, so it can switch an existing repository connection, not make the first one.
    */
   githubAppInstallationId?: string;
-  /** The branch runs use. Leave it out (or `""`) for the repository's default branch. */
+  /** The branch runs use. Left out (or `""`): the repository's default branch. */
   branch?: string;
-  /** Whether submodules are fetched when cloning. Default false. */
+  /** Whether submodules are fetched when cloning. Left out: false. */
   ingressSubmodules?: boolean;
   /**
    * A regular expression: a pushed Git tag that matches it starts a run. Not with `fileTriggersEnabled: true`
@@ -68,10 +69,11 @@ export type TagValue = string;
 export type FlatTagName = string;
 
 /**
- * What a {@link Workspace} manages. Every optional property is managed only while it is declared:
- * leave it out and the provider neither sends it nor reports drift on it (removing it from the
- * program later stops managing it and changes nothing on the server, except `vcsRepo`, whose removal
- * disconnects the repository).
+ * What a {@link Workspace} manages. An optional property left out means what a create without it gives
+ * (its default, or the inheritance from the project or organization), whatever the stack's history: so
+ * removing a line restores that. A property with no fixed default (the project, tags, the engine
+ * version, global remote state, …) is not managed while left out. Pulumi's `ignoreChanges` leaves a
+ * property to others. The table: docs/resources/workspace.md, "Leaving an input out".
  */
 export interface WorkspaceInputs {
   /**
@@ -84,11 +86,11 @@ export interface WorkspaceInputs {
    * (else `WSBRIDGE_ORGANIZATION` / `TFE_ORGANIZATION`). Changing it replaces the workspace.
    */
   organization?: string;
-  /** Free-text description. `""` clears it. */
+  /** Free-text description. Left out (or `""`): none. */
   description?: string;
   /**
    * Where runs execute: `remote`, `local` (state storage only) or `agent` (needs `agentPoolId`).
-   * Never together with the deprecated `operations`. Server default: the organization's (or project's) default.
+   * Never together with the deprecated `operations`. Left out: inherited, the project's (else the organization's) default.
    */
   executionMode?: "remote" | "local" | "agent";
   /**
@@ -101,57 +103,64 @@ export interface WorkspaceInputs {
    * Accepted with a warning; never together with `executionMode`.
    */
   operations?: boolean;
-  /** Which inherited settings the workspace overwrites with its own values. */
+  /**
+   * Which inherited settings the workspace overwrites with its own values. A key left out: `true` where the
+   * program declares that setting (`executionMode`/`operations`, `agentPoolId`), else `false` (inherit).
+   */
   settingOverwrites?: WorkspaceSettingOverwrites;
-  /** Whether destroy plans can be queued. Server default true. */
+  /** Whether destroy plans can be queued. Left out: true. */
   allowDestroyPlan?: boolean;
   /**
    * Health assessments (drift detection). Hosted edition only (refused at preview against the
-   * self-managed edition); the organization setting `assessments-enforced` may override it. Server default false.
+   * self-managed edition); the organization setting `assessments-enforced` may override it. Left out: not managed.
    */
   assessmentsEnabled?: boolean;
-  /** Apply automatically after a successful plan, for runs started by VCS, UI or CLI. Server default false. */
+  /** Apply automatically after a successful plan, for runs started by VCS, UI or CLI. Left out: false. */
   autoApply?: boolean;
-  /** Apply automatically after a successful plan, for runs started by run triggers. Server default false. */
+  /** Apply automatically after a successful plan, for runs started by run triggers. Left out: false. */
   autoApplyRunTrigger?: boolean;
   /**
    * When the next scheduled destroy run happens: an ISO 8601 timestamp with a time zone,
-   * e.g. `2027-01-31T18:00:00Z`. Never together with `autoDestroyActivityDuration`.
+   * e.g. `2027-01-31T18:00:00Z`. Never together with `autoDestroyActivityDuration`. Left out: none.
    */
   autoDestroyAt?: string;
   /**
    * Destroy after this long without activity: 1 to 4 digits, greater than 0, then `d` (days) or `h` (hours), e.g. `14d`.
-   * Never together with `autoDestroyAt`.
+   * Never together with `autoDestroyAt`. Left out: the project's (inherited), unless `autoDestroyAt` is declared.
    */
   autoDestroyActivityDuration?: string;
-  /** Start runs only for changes to files under the trigger prefixes or patterns. Server default true. */
+  /** Start runs only for changes to files under the trigger prefixes or patterns. Left out: true. */
   fileTriggersEnabled?: boolean;
   /**
    * Glob patterns of the files whose changes start runs, relative to the repository root.
-   * A set: order does not matter. Never non-empty together with `triggerPrefixes`.
+   * A set: order does not matter. Never non-empty together with `triggerPrefixes`. Left out: `[]`.
    */
   triggerPatterns?: string[];
   /**
    * Path prefixes (besides the working directory) whose changes start runs, relative to the repository root.
-   * A set: order does not matter. Never non-empty together with `triggerPatterns`.
+   * A set: order does not matter. Never non-empty together with `triggerPatterns`. Left out: `[]`.
    */
   triggerPrefixes?: string[];
-  /** Let every workspace of the organization read this one's state (else only its remote state consumers). */
+  /**
+   * Let every workspace of the organization read this one's state (else only its remote state consumers).
+   * Left out: not managed (on the self-managed edition its administrators choose the default).
+   */
   globalRemoteState?: boolean;
   /**
    * Let the other workspaces of its project read this one's state (else only its remote state consumers).
-   * Never `true` together with `globalRemoteState: true`. Server default false.
+   * Never `true` together with `globalRemoteState: true`. Left out: not managed.
    */
   projectRemoteState?: boolean;
-  /** Queue runs right after creation, before the first manual run. Server default false. */
+  /** Queue runs right after creation, before the first manual run. Left out: false. */
   queueAllRuns?: boolean;
-  /** Automatic speculative plans (for example on pull requests). Server default true. */
+  /** Automatic speculative plans (for example on pull requests). Left out: true. */
   speculativeEnabled?: boolean;
   /**
-   * The engine version: an exact version (`1.9.5`) or a constraint (`~> 1.9.0`). Server default: the latest release.
+   * The engine version: an exact version (`1.9.5`) or a constraint (`~> 1.9.0`). Left out: not managed (a
+   * create takes the latest release).
    */
   engineVersion?: string;
-  /** The directory runs execute in, relative to the repository root. `""` means the root. */
+  /** The directory runs execute in, relative to the repository root. Left out (or `""`): the root. */
   workingDirectory?: string;
   /**
    * "Created via <sourceName>" in the service's UI. Set only when the workspace is created: changing it
@@ -163,7 +172,7 @@ export interface WorkspaceInputs {
    * ownership marker there). Set only when the workspace is created, like `sourceName`.
    */
   sourceUrl?: string;
-  /** The repository the workspace runs from. Removing it from the program disconnects the repository. */
+  /** The repository the workspace runs from. Left out: none (removing it from the program disconnects the repository). */
   vcsRepo?: WorkspaceVcsRepo;
   /**
    * The project (`prj-…`) to create the workspace in; changing it moves the workspace (an update, which
@@ -282,7 +291,9 @@ function workspaceRules(w: Fields, ctx: z.core.$RefinementCtx<Fields>): void {
   const tagsRegex = w.vcsRepo?.tagsRegex;
   if (tagsRegex !== undefined && tagsRegex !== "") {
     if (!isRegExp(tagsRegex)) fail(["vcsRepo", "tagsRegex"], "must be a valid regular expression");
-    if (w.fileTriggersEnabled === true) fail(["vcsRepo", "tagsRegex"], "must not be set when fileTriggersEnabled is true (runs start on tags, not on files)");
+    if (w.fileTriggersEnabled === true) {
+      fail(["vcsRepo", "tagsRegex"], "must not be set while fileTriggersEnabled is true, its value when left out (declare fileTriggersEnabled: false: runs start on tags, not on files)");
+    }
     if ((w.triggerPatterns?.length ?? 0) > 0 || (w.triggerPrefixes?.length ?? 0) > 0) {
       fail(["vcsRepo", "tagsRegex"], "must not be set together with triggerPatterns or triggerPrefixes");
     }
@@ -309,3 +320,87 @@ export const workspaceInputsSchema = fields.superRefine(workspaceRules);
 
 // Fails to compile if the interface and the schema ever describe different shapes.
 export type WorkspaceInputsAgree = Assert<Equals<z.input<typeof workspaceInputsSchema>, WorkspaceInputs>>;
+
+const SPEC = "the spec's default on create";
+const TFE = "terraform-provider-tfe's tfe_workspace schema";
+
+/**
+ * What each optional input means when the program leaves it out (schemas/omission.ts): fixed create
+ * defaults are filled in by check; execution mode, agent pool and auto-destroy are inherited again;
+ * what has no fixed value is left unmanaged. Sources are cited (the spec first, else the official clients).
+ */
+export const WORKSPACE_OMITTED: OmissionTable<
+  | OptionalKeys<WorkspaceInputs>
+  | `settingOverwrites.${OptionalKeys<WorkspaceSettingOverwrites>}`
+  | `vcsRepo.${OptionalKeys<WorkspaceVcsRepo>}`
+> = {
+  organization: { means: "setting", rule: "the provider's organization (`wsbridge:organization`, else `WSBRIDGE_ORGANIZATION` / `TFE_ORGANIZATION`)" },
+  description: { means: "value", value: "", basis: `${SPEC} (nothing)` },
+  executionMode: {
+    means: "inherited",
+    rule: "the project's default execution mode, else the organization's (`settingOverwrites.executionMode` false)",
+    basis: "the spec's `setting-overwrites`; tfe_workspace_settings sends false when no mode is declared",
+  },
+  agentPoolId: {
+    means: "inherited",
+    rule: "the project's default agent pool, else the organization's (`settingOverwrites.agentPool` false); none when `executionMode` is declared",
+    basis: "the spec's `setting-overwrites`; tfe_workspace_settings sends an empty pool with a declared mode",
+  },
+  operations: {
+    means: "inherited", rule: "as `executionMode` (its deprecated spelling): the default execution mode (`settingOverwrites.executionMode` false)",
+    basis: "the spec's `setting-overwrites`",
+  },
+  settingOverwrites: { means: "derived", rule: "both keys filled in as below", basis: "see its keys" },
+  "settingOverwrites.executionMode": {
+    means: "derived", rule: "`true` when `executionMode` (or `operations`) is declared, else `false` (inherit)",
+    basis: "the create of tfe_workspace and tfe_workspace_settings",
+  },
+  "settingOverwrites.agentPool": {
+    means: "derived", rule: "`true` when `executionMode`, `operations` or `agentPoolId` is declared, else `false` (inherit)",
+    basis: "the create of tfe_workspace and tfe_workspace_settings",
+  },
+  allowDestroyPlan: { means: "value", value: true, basis: SPEC },
+  assessmentsEnabled: {
+    means: "unmanaged",
+    why: "hosted edition only (the self-managed one neither takes nor reports it), and the organization's `assessments-enforced` may override it",
+  },
+  autoApply: { means: "value", value: false, basis: SPEC },
+  autoApplyRunTrigger: { means: "value", value: false, basis: SPEC },
+  autoDestroyAt: { means: "none", rule: "no scheduled destroy (sent as null)", basis: `${SPEC} (nothing)` },
+  autoDestroyActivityDuration: {
+    means: "inherited",
+    rule: "the project's inactivity duration (`inheritsProjectAutoDestroy`), unless `autoDestroyAt` is declared",
+    basis: `${SPEC} (nothing) and the response's \`inherits-project-auto-destroy\`; ${TFE} (inherits_project_auto_destroy, default true)`,
+  },
+  fileTriggersEnabled: { means: "value", value: true, basis: SPEC },
+  triggerPatterns: { means: "value", value: [], basis: SPEC },
+  triggerPrefixes: { means: "value", value: [], basis: SPEC },
+  globalRemoteState: { means: "unmanaged", why: "no fixed default: on the self-managed edition its administrators choose it (spec)" },
+  projectRemoteState: { means: "unmanaged", why: "the spec names no default for it" },
+  queueAllRuns: { means: "value", value: false, basis: SPEC },
+  speculativeEnabled: { means: "value", value: true, basis: SPEC },
+  engineVersion: { means: "unmanaged", why: "no fixed default: the latest release when the workspace is created" },
+  workingDirectory: { means: "value", value: "", basis: `${SPEC} (nothing: the repository root)` },
+  sourceName: { means: "unmanaged", why: "set only by the create (`pulumi-wsbridge` when left out); it cannot change later" },
+  sourceUrl: { means: "unmanaged", why: "set only by the create; it cannot change later" },
+  vcsRepo: { means: "none", rule: "no repository (an update disconnects it)", basis: `${SPEC} (none)` },
+  "vcsRepo.oauthTokenId": { means: "unmanaged", why: "the connection's credential: an update changes only the keys it sends (spec)" },
+  "vcsRepo.githubAppInstallationId": { means: "unmanaged", why: "the connection's credential: an update changes only the keys it sends (spec)" },
+  "vcsRepo.branch": { means: "value", value: "", basis: `${SPEC} (the repository's default branch)` },
+  "vcsRepo.ingressSubmodules": { means: "value", value: false, basis: SPEC },
+  "vcsRepo.tagsRegex": { means: "value", value: "", basis: `${SPEC} (none)` },
+  projectId: { means: "unmanaged", why: "a relationship: the organization's default project at create; moves need admin rights on both projects and are often made elsewhere" },
+  tagBindings: { means: "unmanaged", why: "tags are also bound by WorkspaceTagBindings and by other tools" },
+  tagNames: { means: "unmanaged", why: "flat tags are also attached by other tools" },
+  forceDelete: { means: "value", value: false, basis: "the provider's switch" },
+  adoptExisting: { means: "value", value: false, basis: "the provider's switch" },
+};
+
+/** settingOverwrites with each key the program leaves out derived as {@link WORKSPACE_OMITTED} says. */
+export function derivedSettingOverwrites(inputs: Record<string, unknown>): Record<string, unknown> | undefined {
+  const declared = inputs.settingOverwrites;
+  if (declared !== undefined && (typeof declared !== "object" || declared === null || Array.isArray(declared))) return undefined;
+  const own = (declared ?? {}) as Record<string, unknown>;
+  const mode = inputs.executionMode !== undefined || inputs.operations !== undefined;
+  return { ...own, executionMode: own.executionMode ?? mode, agentPool: own.agentPool ?? (mode || inputs.agentPoolId !== undefined) };
+}

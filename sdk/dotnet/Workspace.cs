@@ -13,7 +13,8 @@ namespace PulumiWsbridge.Wsbridge
     /// <summary>
     /// A workspace of the Workspace Management API, with every setting the API lets a client write.
     /// 
-    /// - Only declared properties are managed: leave one out and the provider neither sends nor compares it.
+    /// - A property left out means what a create without it gives (its default or the inheritance); one
+    ///   with no fixed default is not managed while left out (docs/resources/workspace.md).
     /// - Renaming updates in place; changing `organization` replaces the workspace (deleting first, since
     ///   names are unique: see docs/resources/workspace.md, "Create and update").
     /// - Destroy uses safe delete unless `forceDelete` is set, so a workspace that still manages resources
@@ -452,59 +453,60 @@ namespace PulumiWsbridge.Wsbridge
         public Input<string>? AgentPoolId { get; set; }
 
         /// <summary>
-        /// Whether destroy plans can be queued. Server default true.
+        /// Whether destroy plans can be queued. Left out: true.
         /// </summary>
         [Input("allowDestroyPlan")]
         public Input<bool>? AllowDestroyPlan { get; set; }
 
         /// <summary>
         /// Health assessments (drift detection). Hosted edition only (refused at preview against the
-        /// self-managed edition); the organization setting `assessments-enforced` may override it. Server default false.
+        /// self-managed edition); the organization setting `assessments-enforced` may override it. Left out: not managed.
         /// </summary>
         [Input("assessmentsEnabled")]
         public Input<bool>? AssessmentsEnabled { get; set; }
 
         /// <summary>
-        /// Apply automatically after a successful plan, for runs started by VCS, UI or CLI. Server default false.
+        /// Apply automatically after a successful plan, for runs started by VCS, UI or CLI. Left out: false.
         /// </summary>
         [Input("autoApply")]
         public Input<bool>? AutoApply { get; set; }
 
         /// <summary>
-        /// Apply automatically after a successful plan, for runs started by run triggers. Server default false.
+        /// Apply automatically after a successful plan, for runs started by run triggers. Left out: false.
         /// </summary>
         [Input("autoApplyRunTrigger")]
         public Input<bool>? AutoApplyRunTrigger { get; set; }
 
         /// <summary>
         /// Destroy after this long without activity: 1 to 4 digits, greater than 0, then `d` (days) or `h` (hours), e.g. `14d`.
-        /// Never together with `autoDestroyAt`.
+        /// Never together with `autoDestroyAt`. Left out: the project's (inherited), unless `autoDestroyAt` is declared.
         /// </summary>
         [Input("autoDestroyActivityDuration")]
         public Input<string>? AutoDestroyActivityDuration { get; set; }
 
         /// <summary>
         /// When the next scheduled destroy run happens: an ISO 8601 timestamp with a time zone,
-        /// e.g. `2027-01-31T18:00:00Z`. Never together with `autoDestroyActivityDuration`.
+        /// e.g. `2027-01-31T18:00:00Z`. Never together with `autoDestroyActivityDuration`. Left out: none.
         /// </summary>
         [Input("autoDestroyAt")]
         public Input<string>? AutoDestroyAt { get; set; }
 
         /// <summary>
-        /// Free-text description. `""` clears it.
+        /// Free-text description. Left out (or `""`): none.
         /// </summary>
         [Input("description")]
         public Input<string>? Description { get; set; }
 
         /// <summary>
-        /// The engine version: an exact version (`1.9.5`) or a constraint (`~&gt; 1.9.0`). Server default: the latest release.
+        /// The engine version: an exact version (`1.9.5`) or a constraint (`~&gt; 1.9.0`). Left out: not managed (a
+        /// create takes the latest release).
         /// </summary>
         [Input("engineVersion")]
         public Input<string>? EngineVersion { get; set; }
 
         /// <summary>
         /// Where runs execute: `remote`, `local` (state storage only) or `agent` (needs `agentPoolId`).
-        /// Never together with the deprecated `operations`. Server default: the organization's (or project's) default.
+        /// Never together with the deprecated `operations`. Left out: inherited, the project's (else the organization's) default.
         /// 
         /// One of: `remote`, `local`, `agent`.
         /// </summary>
@@ -512,7 +514,7 @@ namespace PulumiWsbridge.Wsbridge
         public Input<string>? ExecutionMode { get; set; }
 
         /// <summary>
-        /// Start runs only for changes to files under the trigger prefixes or patterns. Server default true.
+        /// Start runs only for changes to files under the trigger prefixes or patterns. Left out: true.
         /// </summary>
         [Input("fileTriggersEnabled")]
         public Input<bool>? FileTriggersEnabled { get; set; }
@@ -527,6 +529,7 @@ namespace PulumiWsbridge.Wsbridge
 
         /// <summary>
         /// Let every workspace of the organization read this one's state (else only its remote state consumers).
+        /// Left out: not managed (on the self-managed edition its administrators choose the default).
         /// </summary>
         [Input("globalRemoteState")]
         public Input<bool>? GlobalRemoteState { get; set; }
@@ -561,19 +564,20 @@ namespace PulumiWsbridge.Wsbridge
 
         /// <summary>
         /// Let the other workspaces of its project read this one's state (else only its remote state consumers).
-        /// Never `true` together with `globalRemoteState: true`. Server default false.
+        /// Never `true` together with `globalRemoteState: true`. Left out: not managed.
         /// </summary>
         [Input("projectRemoteState")]
         public Input<bool>? ProjectRemoteState { get; set; }
 
         /// <summary>
-        /// Queue runs right after creation, before the first manual run. Server default false.
+        /// Queue runs right after creation, before the first manual run. Left out: false.
         /// </summary>
         [Input("queueAllRuns")]
         public Input<bool>? QueueAllRuns { get; set; }
 
         /// <summary>
-        /// Which inherited settings the workspace overwrites with its own values.
+        /// Which inherited settings the workspace overwrites with its own values. A key left out: `true` where the
+        /// program declares that setting (`executionMode`/`operations`, `agentPoolId`), else `false` (inherit).
         /// </summary>
         [Input("settingOverwrites")]
         public Input<Inputs.WorkspaceSettingOverwritesArgs>? SettingOverwrites { get; set; }
@@ -593,7 +597,7 @@ namespace PulumiWsbridge.Wsbridge
         public Input<string>? SourceUrl { get; set; }
 
         /// <summary>
-        /// Automatic speculative plans (for example on pull requests). Server default true.
+        /// Automatic speculative plans (for example on pull requests). Left out: true.
         /// </summary>
         [Input("speculativeEnabled")]
         public Input<bool>? SpeculativeEnabled { get; set; }
@@ -629,7 +633,7 @@ namespace PulumiWsbridge.Wsbridge
 
         /// <summary>
         /// Glob patterns of the files whose changes start runs, relative to the repository root.
-        /// A set: order does not matter. Never non-empty together with `triggerPrefixes`.
+        /// A set: order does not matter. Never non-empty together with `triggerPrefixes`. Left out: `[]`.
         /// </summary>
         public InputList<string> TriggerPatterns
         {
@@ -642,7 +646,7 @@ namespace PulumiWsbridge.Wsbridge
 
         /// <summary>
         /// Path prefixes (besides the working directory) whose changes start runs, relative to the repository root.
-        /// A set: order does not matter. Never non-empty together with `triggerPatterns`.
+        /// A set: order does not matter. Never non-empty together with `triggerPatterns`. Left out: `[]`.
         /// </summary>
         public InputList<string> TriggerPrefixes
         {
@@ -651,13 +655,13 @@ namespace PulumiWsbridge.Wsbridge
         }
 
         /// <summary>
-        /// The repository the workspace runs from. Removing it from the program disconnects the repository.
+        /// The repository the workspace runs from. Left out: none (removing it from the program disconnects the repository).
         /// </summary>
         [Input("vcsRepo")]
         public Input<Inputs.WorkspaceVcsRepoArgs>? VcsRepo { get; set; }
 
         /// <summary>
-        /// The directory runs execute in, relative to the repository root. `""` means the root.
+        /// The directory runs execute in, relative to the repository root. Left out (or `""`): the root.
         /// </summary>
         [Input("workingDirectory")]
         public Input<string>? WorkingDirectory { get; set; }

@@ -10,7 +10,8 @@ import * as registration from "./registration";
 /**
  * A workspace of the Workspace Management API, with every setting the API lets a client write.
  *
- * - Only declared properties are managed: leave one out and the provider neither sends nor compares it.
+ * - A property left out means what a create without it gives (its default or the inheritance); one
+ *   with no fixed default is not managed while left out (docs/resources/workspace.md).
  * - Renaming updates in place; changing `organization` replaces the workspace (deleting first, since
  *   names are unique: see docs/resources/workspace.md, "Create and update").
  * - Destroy uses safe delete unless `forceDelete` is set, so a workspace that still manages resources
@@ -454,49 +455,50 @@ export interface WorkspaceArgs {
      */
     agentPoolId?: pulumi.Input<string | undefined>;
     /**
-     * Whether destroy plans can be queued. Server default true.
+     * Whether destroy plans can be queued. Left out: true.
      */
     allowDestroyPlan?: pulumi.Input<boolean | undefined>;
     /**
      * Health assessments (drift detection). Hosted edition only (refused at preview against the
-     * self-managed edition); the organization setting `assessments-enforced` may override it. Server default false.
+     * self-managed edition); the organization setting `assessments-enforced` may override it. Left out: not managed.
      */
     assessmentsEnabled?: pulumi.Input<boolean | undefined>;
     /**
-     * Apply automatically after a successful plan, for runs started by VCS, UI or CLI. Server default false.
+     * Apply automatically after a successful plan, for runs started by VCS, UI or CLI. Left out: false.
      */
     autoApply?: pulumi.Input<boolean | undefined>;
     /**
-     * Apply automatically after a successful plan, for runs started by run triggers. Server default false.
+     * Apply automatically after a successful plan, for runs started by run triggers. Left out: false.
      */
     autoApplyRunTrigger?: pulumi.Input<boolean | undefined>;
     /**
      * Destroy after this long without activity: 1 to 4 digits, greater than 0, then `d` (days) or `h` (hours), e.g. `14d`.
-     * Never together with `autoDestroyAt`.
+     * Never together with `autoDestroyAt`. Left out: the project's (inherited), unless `autoDestroyAt` is declared.
      */
     autoDestroyActivityDuration?: pulumi.Input<string | undefined>;
     /**
      * When the next scheduled destroy run happens: an ISO 8601 timestamp with a time zone,
-     * e.g. `2027-01-31T18:00:00Z`. Never together with `autoDestroyActivityDuration`.
+     * e.g. `2027-01-31T18:00:00Z`. Never together with `autoDestroyActivityDuration`. Left out: none.
      */
     autoDestroyAt?: pulumi.Input<string | undefined>;
     /**
-     * Free-text description. `""` clears it.
+     * Free-text description. Left out (or `""`): none.
      */
     description?: pulumi.Input<string | undefined>;
     /**
-     * The engine version: an exact version (`1.9.5`) or a constraint (`~> 1.9.0`). Server default: the latest release.
+     * The engine version: an exact version (`1.9.5`) or a constraint (`~> 1.9.0`). Left out: not managed (a
+     * create takes the latest release).
      */
     engineVersion?: pulumi.Input<string | undefined>;
     /**
      * Where runs execute: `remote`, `local` (state storage only) or `agent` (needs `agentPoolId`).
-     * Never together with the deprecated `operations`. Server default: the organization's (or project's) default.
+     * Never together with the deprecated `operations`. Left out: inherited, the project's (else the organization's) default.
      *
      * One of: `remote`, `local`, `agent`.
      */
     executionMode?: pulumi.Input<string | undefined>;
     /**
-     * Start runs only for changes to files under the trigger prefixes or patterns. Server default true.
+     * Start runs only for changes to files under the trigger prefixes or patterns. Left out: true.
      */
     fileTriggersEnabled?: pulumi.Input<boolean | undefined>;
     /**
@@ -507,6 +509,7 @@ export interface WorkspaceArgs {
     forceDelete?: pulumi.Input<boolean | undefined>;
     /**
      * Let every workspace of the organization read this one's state (else only its remote state consumers).
+     * Left out: not managed (on the self-managed edition its administrators choose the default).
      */
     globalRemoteState?: pulumi.Input<boolean | undefined>;
     /**
@@ -531,15 +534,16 @@ export interface WorkspaceArgs {
     projectId?: pulumi.Input<string | undefined>;
     /**
      * Let the other workspaces of its project read this one's state (else only its remote state consumers).
-     * Never `true` together with `globalRemoteState: true`. Server default false.
+     * Never `true` together with `globalRemoteState: true`. Left out: not managed.
      */
     projectRemoteState?: pulumi.Input<boolean | undefined>;
     /**
-     * Queue runs right after creation, before the first manual run. Server default false.
+     * Queue runs right after creation, before the first manual run. Left out: false.
      */
     queueAllRuns?: pulumi.Input<boolean | undefined>;
     /**
-     * Which inherited settings the workspace overwrites with its own values.
+     * Which inherited settings the workspace overwrites with its own values. A key left out: `true` where the
+     * program declares that setting (`executionMode`/`operations`, `agentPoolId`), else `false` (inherit).
      */
     settingOverwrites?: pulumi.Input<inputs.WorkspaceSettingOverwritesArgs | undefined>;
     /**
@@ -553,7 +557,7 @@ export interface WorkspaceArgs {
      */
     sourceUrl?: pulumi.Input<string | undefined>;
     /**
-     * Automatic speculative plans (for example on pull requests). Server default true.
+     * Automatic speculative plans (for example on pull requests). Left out: true.
      */
     speculativeEnabled?: pulumi.Input<boolean | undefined>;
     /**
@@ -568,20 +572,20 @@ export interface WorkspaceArgs {
     tagNames?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
      * Glob patterns of the files whose changes start runs, relative to the repository root.
-     * A set: order does not matter. Never non-empty together with `triggerPrefixes`.
+     * A set: order does not matter. Never non-empty together with `triggerPrefixes`. Left out: `[]`.
      */
     triggerPatterns?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
      * Path prefixes (besides the working directory) whose changes start runs, relative to the repository root.
-     * A set: order does not matter. Never non-empty together with `triggerPatterns`.
+     * A set: order does not matter. Never non-empty together with `triggerPatterns`. Left out: `[]`.
      */
     triggerPrefixes?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
-     * The repository the workspace runs from. Removing it from the program disconnects the repository.
+     * The repository the workspace runs from. Left out: none (removing it from the program disconnects the repository).
      */
     vcsRepo?: pulumi.Input<inputs.WorkspaceVcsRepoArgs | undefined>;
     /**
-     * The directory runs execute in, relative to the repository root. `""` means the root.
+     * The directory runs execute in, relative to the repository root. Left out (or `""`): the root.
      */
     workingDirectory?: pulumi.Input<string | undefined>;
 }

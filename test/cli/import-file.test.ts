@@ -54,23 +54,17 @@ test("`pulumi import --file` adopts 100 workspaces with one read of each at the 
   expect(Object.fromEntries([...state].map(([name, r]) => [name, r.id]))).toEqual(Object.fromEntries(workspaces.map((w) => [w.name, w.id])));
 });
 
-test("the printed program declares each workspace with the inputs that reproduce it, protected", () => {
+test("the printed program declares each workspace with the inputs that reproduce it and differ from what leaving them out means, protected", () => {
   const declaration = (w: (typeof workspaces)[number]): string => `  ${w.name}:
     type: wsbridge:Workspace
     properties:
-      allowDestroyPlan: true
-      autoApply: false
-      autoApplyRunTrigger: false
       description: ${w.description}
       engineVersion: 1.9.8
       executionMode: remote
-      fileTriggersEnabled: true
       globalRemoteState: false
       name: ${w.name}
       organization: ${ORG}
       projectId: prj-default01
-      queueAllRuns: false
-      speculativeEnabled: true
     options:
       protect: true
 `;

@@ -15,7 +15,7 @@
 //
 //  1. `preview`: every resource's step is `same`, and no write (POST, PATCH, PUT, DELETE) reaches the
 //     emulator (on the plugin route the default provider is replaced once by the one that names the
-//     plugin's release: RELEASED_DEFAULT below);
+//     plugin's release: RELEASED_DEFAULT below), except the one restore below;
 //  2. `up`: every step is `same`, no write, and the state is the older commit's, except what the
 //     engine records of the program and of its own bookkeeping (see `shape`) and the serialized
 //     provider text. On a `same` step the engine calls no create, update or read: it checks and
@@ -23,12 +23,21 @@
 //     `__provider` text of the program's inputs, the current one; the plugin, its Check and Diff,
 //     after CheckConfig and DiffConfig of the default provider `default_0_1_0`, which stays the same
 //     resource), then writes the checked inputs with the old outputs. So the inputs it wrote must
-//     equal the older ones: the current check normalizes them as the older one did. The dynamic
-//     route's inputs then hold the current `__provider` text, which is allowed to differ from the
-//     older one, and is checked to load the runtime by the package's name only;
+//     equal the older ones as the current check completes them: since issue 40 it fills in what the
+//     program leaves out (`completed` below), and otherwise normalizes them as the older one did. The
+//     dynamic route's inputs then hold the current `__provider` text, which is allowed to differ from
+//     the older one, and is checked to load the runtime by the package's name only;
 //  3. `refresh`: no write, and every resource's state stays as it was: what the current read makes of
-//     the server is what the older code stored. (The engine's summary of a refresh counts a resource
-//     whose outputs changed as `same`, so the state itself is compared.)
+//     the server is what the older code stored, its inputs completed as check completes them. (The
+//     engine's summary of a refresh counts a resource whose outputs changed as `same`, so the state
+//     itself is compared.)
+//
+// The one restore (issue 40: an input left out means what a create without it gives): the `reader`
+// workspace declares only a name. The older code created it sending no execution mode, so the server
+// gave it a mode of its own (`setting-overwrites` true, the service's default when a create names
+// none); leaving the mode out now means inheriting it, so the first preview shows exactly that restore
+// (`settingOverwrites.executionMode` and `.agentPool` true => false) and `up` sends it in one PATCH.
+// Every other resource of the fixture holds what its omitted inputs mean: no change.
 //
 // One more test, without the engine: every runtime function the older dynamic state's provider texts
 // call still exists (users' states run those texts on refresh and destroy).
@@ -40,6 +49,7 @@ import * as path from "node:path";
 import type { EngineEvent, PulumiCommand } from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { pulumiCli } from "../../scripts/lib/stack-harness";
+import { withOmissionsFilledOf } from "../../provider/runtime/adoption";
 import { releaseHome } from "../../scripts/package-schema/release-home";
 import {
   OLDER_STATE_EDITION,
@@ -115,11 +125,32 @@ const writes = (): string[] => emulator.requests().filter((r) => r.method !== "G
 /** What each operation of the older code showed on the same stacks and server (the fixture's operations.json). */
 const OLDER_OPERATIONS = JSON.parse(fs.readFileSync(path.join(OLDER_STATE_FIXTURE_DIR, "operations.json"), "utf8")) as OlderStateOperations;
 
-/** The operation's requests and messages are the older code's, and none of its requests is a write. */
-function expectAsTheOlderCode(route: OlderStateRoute, operation: OlderStateOperation, events: EngineEvent[]): void {
-  expect(writes()).toEqual([]);
-  expect({ requests: olderStateRequestLines(emulator.requests()), messages: olderStateMessages(events) }).toEqual(OLDER_OPERATIONS[route][operation]);
+/**
+ * The operation's requests and messages are the older code's, and none of its requests is a write;
+ * except `restores`, the writes the restore below sends (in the request lines too).
+ */
+function expectAsTheOlderCode(route: OlderStateRoute, operation: OlderStateOperation, events: EngineEvent[], restores: string[] = []): void {
+  expect(writes()).toEqual(restores);
+  const older = OLDER_OPERATIONS[route][operation];
+  const restoreLines = olderStateRequestLines(emulator.requests().filter((r) => r.method !== "GET"));
+  expect(restoreLines.length).toBe(restores.length);
+  expect({ requests: olderStateRequestLines(emulator.requests()), messages: olderStateMessages(events) })
+    .toEqual({ requests: [...older.requests, ...restoreLines].sort(), messages: older.messages });
 }
+
+/** The one resource the current code changes: see the header. */
+const RESTORED = "reader";
+/** Its restore, as the plugin route's preview shows it (`path: kind`): its own mode goes, inherited again. */
+const RESTORE_PATHS = ["executionMode: delete", "settingOverwrites.agentPool: update", "settingOverwrites.executionMode: update"];
+
+/** A resource's inputs as the current check completes them: what the program leaves out filled in. */
+function completed(resource: StoredResource): StoredResource {
+  const kind = resource.type.split(":").pop() ?? "";
+  const fill = withOmissionsFilledOf[kind];
+  if (fill === undefined || resource.inputs === undefined || resource.type.startsWith("pulumi:")) return resource;
+  return { ...resource, inputs: fill({ ...resource.inputs }) };
+}
+const nameOf = (urn: string): string => urn.split("::").pop() ?? "";
 
 /** Pulumi's marker of a secret value in serialized state. */
 const SECRET_SIGNATURE = "4dabf18193072939515e22adb298388d";
@@ -224,25 +255,44 @@ describe.each(OLDER_STATE_ROUTES)(`a stack made by ${COMMIT}, on the %s route`, 
     await older?.dispose();
   });
 
-  test("previews no change to any resource with the current code: every resource same, the older code's requests (none) and messages, no write", async () => {
+  /** The steps of the first preview and up: the restore of the reader is its only update. */
+  const withRestore = (steps: string[]): string[] => steps.map((step) => (step === `same ${RESTORED}` ? `update ${RESTORED}` : step)).sort();
+  /** The reader's workspace id, which its restore PATCHes. */
+  const restoredId = (): string => String(fixture.find((r) => nameOf(r.urn) === RESTORED && !r.type.startsWith("pulumi:"))?.id);
+
+  test("previews no change to any resource but the reader's restore: every other resource same, the older code's requests (none) and messages, no write", async () => {
     emulator.clearRequests();
     const events: EngineEvent[] = [];
     const preview = await older.stack.preview({ color: "never", onEvent: (e) => events.push(e) });
-    expect(stepsIn(events).sort()).toEqual(firstSteps);
-    expect(preview.changeSummary).toEqual({ same: counted });
+    expect(stepsIn(events).sort()).toEqual(withRestore(firstSteps));
+    expect(preview.changeSummary).toEqual({ same: counted - 1, update: 1 });
     expectAsTheOlderCode(route, "preview", events);
+    // Exactly the restore: the inheritance of the execution mode and agent pool.
+    const restore = events.flatMap((e) => {
+      const m = e.resourcePreEvent?.metadata;
+      if (m === undefined || nameOf(m.urn) !== RESTORED || m.op !== "update") return [];
+      if (route === "plugin") return Object.entries((m.detailedDiff ?? {}) as Record<string, { diffKind: string }>).map(([path, d]) => `${path}: ${d.diffKind}`).sort();
+      return [(m.new?.inputs as Record<string, unknown> | undefined)?.["settingOverwrites"]];
+    });
+    expect(restore).toEqual(route === "plugin" ? RESTORE_PATHS : [{ executionMode: false, agentPool: false }]);
   }, OPERATION_TIMEOUT_MS);
 
-  test("up changes no resource: every resource same, the older code's requests and messages, no write, the state the older code wrote", async () => {
+  test("up changes no resource but the reader's restore (one PATCH): the older code's requests and messages, the state the older code wrote, inputs completed", async () => {
     emulator.clearRequests();
     const events: EngineEvent[] = [];
     const up = await older.stack.up({ color: "never", onEvent: (e) => events.push(e) });
-    expect(stepsIn(events).sort()).toEqual(firstSteps);
-    expect(up.summary.resourceChanges).toEqual({ same: counted });
-    expectAsTheOlderCode(route, "up", events);
+    expect(stepsIn(events).sort()).toEqual(withRestore(firstSteps));
+    expect(up.summary.resourceChanges).toEqual({ same: counted - 1, update: 1 });
+    expectAsTheOlderCode(route, "up", events, [`PATCH /api/v2/workspaces/${restoredId()}`]);
 
     const after = storedResources(older.stateFile);
-    expect(byUrn(after, true)).toEqual(byUrn(fixture, true));
+    const others = (resources: StoredResource[]): StoredResource[] => resources.filter((r) => nameOf(r.urn) !== RESTORED);
+    expect(byUrn(others(after), true)).toEqual(byUrn(others(fixture).map(completed), true));
+    // The reader: its inputs completed, and the server's inheritance in its outputs.
+    const reader = after.find((r) => nameOf(r.urn) === RESTORED && !r.type.startsWith("pulumi:"));
+    expect(shape(reader as StoredResource, true)["inputs"]).toEqual(shape(completed(fixture.find((r) => r.urn === reader?.urn) as StoredResource), true)["inputs"]);
+    const readerOutputs = (reader?.outputs?.["__outputs"] ?? reader?.outputs) as Record<string, unknown> | undefined;
+    expect(readerOutputs?.["settingOverwrites"]).toEqual({ executionMode: false, agentPool: false });
     // The default provider: the same settings, and on the plugin route the release's URL beside them.
     const olderProvider = defaultProviders(fixture)[OLDER_DEFAULT] as Record<string, unknown>;
     expect(defaultProviders(after)).toEqual(route === "plugin"
@@ -269,8 +319,10 @@ describe.each(OLDER_STATE_ROUTES)(`a stack made by ${COMMIT}, on the %s route`, 
     expect(stepsIn(events).sort()).toEqual(refreshSteps);
     expect(refresh.summary.resourceChanges).toEqual({ same: counted });
     expectAsTheOlderCode(route, "refresh", events);
-    // Whatever the engine did with the provider text, a read must find on the server what the older code stored.
+    // Whatever the engine did with the provider text, a read must find on the server what the older code
+    // stored (the reader: what its restore stored), its inputs in check's form.
     expect(byUrn(storedResources(older.stateFile), false)).toEqual(byUrn(before, false));
-    expect(byUrn(storedResources(older.stateFile), true)).toEqual(byUrn(fixture, true));
+    const others = (resources: StoredResource[]): StoredResource[] => resources.filter((r) => nameOf(r.urn) !== RESTORED);
+    expect(byUrn(others(storedResources(older.stateFile)), true)).toEqual(byUrn(others(fixture).map(completed), true));
   }, OPERATION_TIMEOUT_MS);
 });

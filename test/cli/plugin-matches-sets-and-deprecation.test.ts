@@ -268,8 +268,8 @@ const ROUNDS: Round[] = [
       // Exclusive: every other direct key the server reported at the create is unbound (the UI's).
       update("tags", ["exclusive: update", "tags.owner: delete"], ["exclusive"]),
       // No longer declared: the engine deletes it, after the rest (its key is gone by then).
-      step("delete", "more-tags", [], ["tags", "workspaceId"]),
-      ...replaced("readers", "workspaceId", ["__owner", "consumerIds", "workspaceId"]),
+      step("delete", "more-tags", [], ["exclusive", "tags", "workspaceId"]),
+      ...replaced("readers", "workspaceId", ["__owner", "consumerIds", "exclusive", "workspaceId"]),
       ...replaced("vpc-old", "version", ["link", "moduleName", "organization", "provider", "reason", "version"]),
     ],
     // A replacement is checked twice (against the old inputs, then as a new resource): two reads.
@@ -419,11 +419,11 @@ describe.each<[Route]>([["dynamic"], ["plugin"]])("the %s route", (route) => {
     const planned = await preview("create preview");
     // The engine registers the resources in parallel: their order is not the program's.
     expect([...planned.steps].sort(byName)).toEqual(as(route, [
-      step("create", "tags", [], ["tags", "workspaceId"]),
-      step("create", "more-tags", [], ["tags", "workspaceId"]),
-      step("create", "readers", [], ["__owner", "consumerIds", "workspaceId"]),
+      step("create", "tags", [], ["exclusive", "tags", "workspaceId"]),
+      step("create", "more-tags", [], ["exclusive", "tags", "workspaceId"]),
+      step("create", "readers", [], ["__owner", "consumerIds", "exclusive", "workspaceId"]),
       // Its consumer list holds the id of the Workspace being created: unknown until up.
-      step("create", "made-readers", [], ["__owner", "consumerIds", "workspaceId"]),
+      step("create", "made-readers", [], ["__owner", "consumerIds", "exclusive", "workspaceId"]),
       // The organization comes from the stack config.
       step("create", "vpc-old", [], ["link", "moduleName", "organization", "provider", "reason", "version"]),
       step("create", "vpc-two", [], ["link", "moduleName", "organization", "provider", "reason", "version"]),

@@ -15,7 +15,7 @@
 //     agent execution and back, a rename (a second workspace reading the renamed one's outputs
 //     follows), a project move of the workspace a consumer reads (htmlUrl, apiUrl, name,
 //     organization, workspaceId: it previews as unchanged), a repository removed, a declaration
-//     dropped, reordered sets, the deprecated attributes, forceDelete, the drift restored, the
+//     dropped (restored to what a create without it gives), reordered sets, the deprecated attributes, forceDelete, the drift restored, the
 //     deleted workspace created again, the UI's workspace adopted;
 //  5. a preview with nothing changed sends no request (after the round: so every apply did what its
 //     preview said); a create-only change is refused at preview;
@@ -176,9 +176,9 @@ const SUBJECTS: Subject[] = [
   { ...attribute("projectId", PROJECT_B, (w) => w.rel["project"]?.data?.id, PROJECT_B), name: "full", base: everyAttribute("full"), requests: patched("full") },
   { name: "repo-removed", base: everyAttribute("repo-removed"), change: without("vcsRepo"), keys: ["vcsRepo"], paths: ["vcsRepo: delete"],
     requests: patched("repo-removed"), live: [(w) => w.a["vcs-repo"], null] },
-  // A declaration dropped stops managing it: an update of the recorded inputs only, nothing sent, the server keeps the value.
-  { name: "undeclared", base: everyAttribute("undeclared"), change: without("description"), keys: ["description"], paths: ["description: delete"],
-    requests: [], live: [(w) => w.a["description"], "all settings declared"] },
+  // A declaration dropped means what a create without it gives (issue 40): the description restored to none, one PATCH.
+  { name: "undeclared", base: everyAttribute("undeclared"), change: without("description"), keys: ["description"], paths: ["description: update"],
+    requests: patched("undeclared"), live: [(w) => w.a["description"], ""] },
   { name: "reordered", base: everyAttribute("reordered"),
     change: (a) => ({ ...a, triggerPrefixes: [...(a.triggerPrefixes as string[])].reverse(), tagNames: [...(a.tagNames as string[])].reverse() }),
     keys: [], paths: [], requests: [], live: [(w) => [sorted(w.a["trigger-prefixes"]), sorted(w.a["tag-names"])], [["envs/", "modules/"], ["networking", "prod"]]] },
@@ -374,7 +374,11 @@ describe.each<[Route]>([["dynamic"], ["plugin"]])("the %s route", (route) => {
         const m = e.resourcePreEvent?.metadata;
         return m?.type === TYPE.plugin && m.urn.endsWith("::ephemeral") ? [[m.op, Object.keys(m.new?.inputs ?? {}).sort()]] : [];
       });
-      expect(planned).toEqual([["create", ["name", "organization"]]]);
+      // With what check fills in for the inputs the program leaves out (docs/resources/workspace.md, "Leaving an input out").
+      expect(planned).toEqual([["create", [
+        "adoptExisting", "allowDestroyPlan", "autoApply", "autoApplyRunTrigger", "description", "fileTriggersEnabled", "forceDelete", "name",
+        "organization", "queueAllRuns", "settingOverwrites", "speculativeEnabled", "triggerPatterns", "triggerPrefixes", "workingDirectory",
+      ]]]);
     }
     const count = SUBJECTS.length + 1 + 2; // the subjects, the ephemeral one, two readers
     expect(changes).toEqual({ create: count + 1 }); // and the stack

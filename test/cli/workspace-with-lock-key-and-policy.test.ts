@@ -177,7 +177,8 @@ async function lockOutputs(): Promise<Record<string, unknown> | undefined> {
 test("the first preview plans every create while the workspaces' ids are unknown; its only request is the policy's edition ping", async () => {
   const { events, steps, summary, requests: sent } = await preview();
   expect(steps).toEqual([
-    { kind: "WorkspaceLock", name: "lock", op: "create", changed: ["reason", "workspaceId"] },
+    // With what check fills in for what the program leaves out (forceUnlockOnDestroy: false).
+    { kind: "WorkspaceLock", name: "lock", op: "create", changed: ["forceUnlockOnDestroy", "reason", "workspaceId"] },
     { kind: "SshKeyAssignment", name: "key", op: "create", changed: ["sshKeyId", "workspaceId"] },
     { kind: "DataRetentionPolicy", name: "policy", op: "create", changed: ["deleteOlderThanNDays", "workspaceId"] },
   ]);

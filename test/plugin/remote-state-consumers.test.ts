@@ -57,14 +57,18 @@ describe("diff reports each consumer added or removed at its index", () => {
       [{ path: "consumerIds[0]", kind: "update", replace: false }], []],
     ["a list not known yet is an update of the list", state, declared(UNKNOWN), [{ path: "consumerIds", kind: "update", replace: false }], []],
     ["exclusive turned on is an update", state, declared(["ws-a", "ws-b"], { exclusive: true }), [{ path: "exclusive", kind: "update", replace: false }], []],
-    ["exclusive no longer declared is a delete between the inputs", { ...state, exclusive: true }, declared(["ws-a", "ws-b"]),
-      [{ path: "exclusive", kind: "delete", replace: false, inputDiff: true }], []],
+    ["exclusive no longer declared is false again (what leaving it out means): an update", { ...state, exclusive: true }, declared(["ws-a", "ws-b"]),
+      [{ path: "exclusive", kind: "update", replace: false }], []],
     ["exclusive false declared where it was false is no change", state, declared(["ws-a", "ws-b"], { exclusive: false }), [], []],
     ["an unknown exclusive is an update", state, declared(["ws-a", "ws-b"], { exclusive: UNKNOWN }), [{ path: "exclusive", kind: "update", replace: false }], []],
     ["another workspace replaces", state, { workspaceId: "ws-t", consumerIds: ["ws-a", "ws-b"] }, [{ path: "workspaceId", kind: "update", replace: true }], ["workspaceId"]],
     ["an owner marker is no change", state, declared(["ws-a", "ws-b"], { __owner: OWNER }), [], []],
   ];
-  test.each(CASES)("%s", async (_what, olds, news, detailedDiff, replaces) => {
+  test.each(CASES)("%s", async (_what, olds, program, detailedDiff, replaces) => {
+    // As the engine calls diff: with check's output.
+    const { inputs: news, failures } = await consumers.check(olds, program);
+    expect(failures).toEqual([]);
+    fixture.emulator.clearRequests();
     expect(await consumers.diff("ws-s:0123456789ab", olds, news)).toEqual({ changes: detailedDiff.length > 0, replaces, deleteBeforeReplace: false, detailedDiff });
     expect(requestsMade()).toEqual([]);
   });
@@ -138,7 +142,7 @@ describe("previewUpdate", () => {
 });
 
 describe("importById", () => {
-  /** Import, then what a program declaring the inputs sees: check passes, no diff, refresh returns the same inputs. */
+  /** Import, then what a program declaring the inputs sees: check passes, no diff, refresh returns the inputs as check completes them. */
   async function importAndDeclare(importId: string): Promise<NonNullable<Awaited<ReturnType<typeof consumers.importById>>>> {
     fixture.emulator.clearRequests();
     const imported = await consumers.importById(importId, { __owner: OWNER });
@@ -147,7 +151,9 @@ describe("importById", () => {
     const checked = await consumers.check({}, imported.inputs);
     expect(checked.failures).toEqual([]);
     expect(await consumers.diff(imported.id, imported.props, checked.inputs)).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false, detailedDiff: [] });
-    expect(await consumers.read(imported.id, imported.props)).toEqual({ id: imported.id, props: imported.props, inputs: imported.inputs });
+    // Left out of the import (what leaving it out means), exclusive is false in check's form.
+    expect(checked.inputs).toEqual({ ...imported.inputs, exclusive: imported.inputs.exclusive ?? false });
+    expect(await consumers.read(imported.id, imported.props)).toEqual({ id: imported.id, props: imported.props, inputs: checked.inputs });
     return imported;
   }
 

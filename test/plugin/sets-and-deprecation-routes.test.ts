@@ -296,7 +296,8 @@ const ROUNDS: Round[] = [
     steps: [
       // Exclusive: every other direct key is unbound (the UI's).
       { name: "tags", plugin: ["exclusive: update", "tags.owner: delete"], dynamic: ["exclusive"] },
-      { name: "readers", plugin: ["exclusive: delete"], dynamic: ["exclusive"] },
+      // Left out, exclusive is false (check fills it in): an update back to false, not the input's delete.
+      { name: "readers", plugin: ["exclusive: update"], dynamic: ["exclusive"] },
       { name: "vpc-old", plugin: ["link: add"], dynamic: ["link"] },
     ],
     previewRequests: [`GET /api/v2/workspaces/${SUBJECT}`],

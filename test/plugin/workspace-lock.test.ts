@@ -61,9 +61,12 @@ describe("previewCreate", () => {
     expect(requests()).toEqual([]);
   });
 
-  test("an undeclared reason is the empty one, and nothing optional is recorded as declared", async () => {
-    expect(await lockKind.previewCreate({ workspaceId: "ws-a1" })).toMatchObject({
-      reason: "", lockedReason: "", forceUnlockOnDestroy: false, __declaredInputs: [],
+  test("a reason and switch left out are what check fills in (\"\" and false), recorded as declared like any other", async () => {
+    const { inputs, failures } = await lockKind.check({}, { workspaceId: "ws-a1" });
+    expect(failures).toEqual([]);
+    expect(inputs).toEqual({ workspaceId: "ws-a1", reason: "", forceUnlockOnDestroy: false });
+    expect(await lockKind.previewCreate(inputs)).toMatchObject({
+      reason: "", lockedReason: "", forceUnlockOnDestroy: false, __declaredInputs: ["reason", "forceUnlockOnDestroy"],
     });
   });
 
@@ -81,7 +84,8 @@ describe("previewCreate", () => {
     ["with nothing optional", {}],
   ])("is exact: every output it knows is what the create produces (%s)", async (_what, optional) => {
     const { id } = await newWorkspace();
-    const news = { workspaceId: id, ...optional };
+    const { inputs: news, failures } = await lockKind.check({}, { workspaceId: id, ...optional });
+    expect(failures).toEqual([]);
     const preview = await lockKind.previewCreate(news);
     const created = await lockKind.create(news);
     const { unknown, known } = splitPreview(preview);
@@ -149,7 +153,7 @@ describe("importById", () => {
     expect(requests()).toEqual([`GET /organizations/${fixture.emulator.organization}/workspaces/${name}`]);
   });
 
-  test("after import, the declared inputs check and diff as no change, and a refresh returns them unchanged", async () => {
+  test("after import, the declared inputs check and diff as no change, and a refresh returns them as check completes them", async () => {
     const { id } = await newWorkspace();
     await lockDirectly(id, "maintenance");
     const imported = await lockKind.importById(id, {});
@@ -158,10 +162,11 @@ describe("importById", () => {
     expect(checked.failures).toEqual([]);
     expect(await lockKind.diff(imported.id, imported.props, checked.inputs))
       .toEqual({ changes: false, replaces: [], deleteBeforeReplace: false, detailedDiff: [] });
-    expect(await lockKind.read(imported.id, imported.props)).toEqual({ id, props: imported.props, inputs: imported.inputs });
+    expect(checked.inputs).toEqual({ ...imported.inputs, forceUnlockOnDestroy: false });
+    expect(await lockKind.read(imported.id, imported.props)).toEqual({ id, props: imported.props, inputs: checked.inputs });
   });
 
-  test("a lock without a reason is adopted with no reason declared", async () => {
+  test("a lock without a reason is adopted with no reason declared, and refreshes as the empty reason check fills in", async () => {
     const { id } = await newWorkspace();
     await lockDirectly(id, undefined);
     const imported = await lockKind.importById(id, {});
@@ -169,7 +174,7 @@ describe("importById", () => {
     expect(imported?.props).toMatchObject({ reason: "", lockedReason: "", __declaredInputs: [] });
     const checked = await lockKind.check({}, imported?.inputs ?? {});
     expect((await lockKind.diff(id, imported?.props ?? {}, checked.inputs)).changes).toBe(false);
-    expect((await lockKind.read(id, imported?.props)).inputs).toEqual({ workspaceId: id });
+    expect((await lockKind.read(id, imported?.props)).inputs).toEqual({ workspaceId: id, reason: "", forceUnlockOnDestroy: false });
   });
 
   test("destroy after import unlocks, as for a lock this resource took (a read, the unlock)", async () => {

@@ -73,8 +73,8 @@ describe("diff reports each change at the path of its tag key", () => {
       { ...state, tags: { env: "prod" }, allDirectTags: { owner: "ui", env: "prod" } }, declared({ env: "prod" }), [], []],
     ["exclusive turned on unbinds every other direct key", state, declared({ env: "prod", team: "web" }, { exclusive: true }),
       [{ path: "tags.owner", kind: "delete", replace: false }, { path: "exclusive", kind: "update", replace: false }], []],
-    ["exclusive no longer declared is a delete between the inputs", { ...state, exclusive: true, allDirectTags: { env: "prod", team: "web" } },
-      declared({ env: "prod", team: "web" }), [{ path: "exclusive", kind: "delete", replace: false, inputDiff: true }], []],
+    ["exclusive no longer declared is false again (what leaving it out means): an update", { ...state, exclusive: true, allDirectTags: { env: "prod", team: "web" } },
+      declared({ env: "prod", team: "web" }), [{ path: "exclusive", kind: "update", replace: false }], []],
     ["exclusive false declared where it was true is an update", { ...state, exclusive: true, allDirectTags: { env: "prod", team: "web" } },
       declared({ env: "prod", team: "web" }, { exclusive: false }), [{ path: "exclusive", kind: "update", replace: false }], []],
     ["an unknown value is an update of its key", state, declared({ env: UNKNOWN, team: "web" }), [{ path: "tags.env", kind: "update", replace: false }], []],
@@ -88,7 +88,11 @@ describe("diff reports each change at the path of its tag key", () => {
     ["an unknown workspace replaces", state, { workspaceId: UNKNOWN, tags: { env: "prod", team: "web" } },
       [{ path: "workspaceId", kind: "update", replace: true }], ["workspaceId"]],
   ];
-  test.each(CASES)("%s", async (_what, olds, news, detailedDiff, replaces) => {
+  test.each(CASES)("%s", async (_what, olds, program, detailedDiff, replaces) => {
+    // As the engine calls diff: with check's output.
+    const { inputs: news, failures } = await tb.check(olds, program);
+    expect(failures).toEqual([]);
+    fixture.emulator.clearRequests();
     expect(await tb.diff("ws-abc:0123456789ab", olds, news)).toEqual({ changes: detailedDiff.length > 0, replaces, deleteBeforeReplace: false, detailedDiff });
     expect(requestsMade()).toEqual([]);
   });
@@ -187,7 +191,7 @@ describe("previewUpdate", () => {
 });
 
 describe("importById", () => {
-  /** Import, then what a program declaring the inputs sees: check passes, no diff, refresh returns the same inputs. */
+  /** Import, then what a program declaring the inputs sees: check passes, no diff, refresh returns the inputs as check completes them. */
   async function importAndDeclare(importId: string): Promise<NonNullable<Awaited<ReturnType<typeof tb.importById>>>> {
     fixture.emulator.clearRequests();
     const imported = await tb.importById(importId, {});
@@ -196,7 +200,9 @@ describe("importById", () => {
     const checked = await tb.check({}, imported.inputs);
     expect(checked.failures).toEqual([]);
     expect(await tb.diff(imported.id, imported.props, checked.inputs)).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false, detailedDiff: [] });
-    expect(await tb.read(imported.id, imported.props)).toEqual({ id: imported.id, props: imported.props, inputs: imported.inputs });
+    // Left out of the import (what leaving it out means), exclusive is false in check's form.
+    expect(checked.inputs).toEqual({ ...imported.inputs, exclusive: imported.inputs.exclusive ?? false });
+    expect(await tb.read(imported.id, imported.props)).toEqual({ id: imported.id, props: imported.props, inputs: checked.inputs });
     return imported;
   }
 

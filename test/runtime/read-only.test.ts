@@ -24,6 +24,13 @@ async function newWorkspace(description: string): Promise<string> {
   return doc.data.id;
 }
 
+/** A program's inputs as the engine passes them to diff and update: check's output (which must pass). */
+async function checked(program: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const outcome = await runtime.workspace.check({}, program);
+  expect(outcome.failures).toEqual([]);
+  return outcome.inputs;
+}
+
 /** The workspace as its import adopts it: its id, its state and the inputs that reproduce it. */
 async function imported(id: string): Promise<{ id: string; props: Record<string, unknown>; inputs: Record<string, unknown> }> {
   const found = await runtime.workspace.importById(id, {});
@@ -41,7 +48,7 @@ describe("with wsbridge:readOnly true", () => {
   test("a diff that finds a change fails, naming the object, the property, the program's value and the server's; nothing is sent", async () => {
     // What adopt read, then a change on the server, then the import's read (the engine diffs the program against it).
     const id = await newWorkspace("what adopt read");
-    const program = (await imported(id)).inputs;
+    const program = await checked((await imported(id)).inputs);
     await api("PATCH", `/workspaces/${id}`, { data: { type: "workspaces", attributes: { description: "changed after adopt" } } });
     const { props } = await imported(id);
     fixture.emulator.clearRequests();
@@ -60,15 +67,16 @@ describe("with wsbridge:readOnly true", () => {
   test("a diff that finds no change answers as always, and reads work", async () => {
     const id = await newWorkspace("unchanged");
     const { props, inputs } = await imported(id);
-    expect((await runtime.workspace.diff(id, props, inputs)).changes).toBe(false);
+    expect((await runtime.workspace.diff(id, props, await checked(inputs))).changes).toBe(false);
     expect((await runtime.workspace.read(id, props)).id).toBe(id);
   });
 
   test("update and delete fail before any request", async () => {
     const id = await newWorkspace("kept");
     const { props, inputs } = await imported(id);
+    const news = await checked({ ...inputs, description: "new" });
     fixture.emulator.clearRequests();
-    const update = await failureOf(runtime.workspace.update(id, props, { ...inputs, description: "new" }));
+    const update = await failureOf(runtime.workspace.update(id, props, news));
     expect(update.message).toBe(`Workspace ${id}: updating it would change the server, and the provider is read-only (wsbridge:readOnly), so nothing was sent to the server. Turn read-only off to update it.`);
     const remove = await failureOf(runtime.workspace.delete(id, props));
     expect(remove.message).toBe(`Workspace ${id}: deleting it would change the server, and the provider is read-only (wsbridge:readOnly), so nothing was sent to the server. Turn read-only off to delete it.`);

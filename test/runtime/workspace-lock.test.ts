@@ -63,62 +63,70 @@ describe("check (no request)", () => {
 });
 
 describe("diff (no request)", () => {
+  /** As the engine calls diff: with check's output (which must pass). */
+  async function checkedLock(program: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const outcome = await lock.check({}, program);
+    expect(outcome.failures).toEqual([]);
+    return outcome.inputs;
+  }
+
   const olds = { workspaceId: "ws-a1", reason: "freeze", forceUnlockOnDestroy: false, heldByThisResource: true };
   test("nothing changed, or an undeclared reason against an empty one, is no change", async () => {
-    expect(await lock.diff("ws-a1", olds, { workspaceId: "ws-a1", reason: "freeze" }))
+    expect(await lock.diff("ws-a1", olds, await checkedLock({ workspaceId: "ws-a1", reason: "freeze" })))
       .toEqual({ changes: false, replaces: [], deleteBeforeReplace: false, detailedDiff: [] });
-    expect(await lock.diff("ws-a1", { ...olds, reason: "" }, { workspaceId: "ws-a1" }))
+    expect(await lock.diff("ws-a1", { ...olds, reason: "" }, await checkedLock({ workspaceId: "ws-a1" })))
       .toEqual({ changes: false, replaces: [], deleteBeforeReplace: false, detailedDiff: [] });
-    expect(await lock.diff("ws-a1", olds, { workspaceId: "ws-a1", reason: "freeze", forceUnlockOnDestroy: false }))
+    expect(await lock.diff("ws-a1", olds, await checkedLock({ workspaceId: "ws-a1", reason: "freeze", forceUnlockOnDestroy: false })))
       .toEqual({ changes: false, replaces: [], deleteBeforeReplace: false, detailedDiff: [] });
   });
   test("a reason change replaces, unlocking first", async () => {
-    expect(await lock.diff("ws-a1", olds, { workspaceId: "ws-a1", reason: "other" }))
+    expect(await lock.diff("ws-a1", olds, await checkedLock({ workspaceId: "ws-a1", reason: "other" })))
       .toEqual({ changes: true, replaces: ["reason"], deleteBeforeReplace: true, detailedDiff: [{ path: "reason", kind: "update", replace: true }] });
   });
-  test("a reason the program stopped declaring replaces, as a change of the inputs", async () => {
-    expect(await lock.diff("ws-a1", olds, { workspaceId: "ws-a1" })).toEqual({
+  test("a reason the program stopped declaring replaces: the lock is taken again with the empty reason that leaving it out means", async () => {
+    expect(await lock.diff("ws-a1", olds, await checkedLock({ workspaceId: "ws-a1" }))).toEqual({
       changes: true, replaces: ["reason"], deleteBeforeReplace: true,
-      detailedDiff: [{ path: "reason", kind: "delete", replace: true, inputDiff: true }],
+      detailedDiff: [{ path: "reason", kind: "update", replace: true }],
     });
   });
   test("another (or a still unknown) workspace or reason replaces", async () => {
-    expect(await lock.diff("ws-a1", olds, { workspaceId: "ws-b2", reason: "freeze" })).toEqual({
+    expect(await lock.diff("ws-a1", olds, await checkedLock({ workspaceId: "ws-b2", reason: "freeze" }))).toEqual({
       changes: true, replaces: ["workspaceId"], deleteBeforeReplace: true, detailedDiff: [{ path: "workspaceId", kind: "update", replace: true }],
     });
-    expect(await lock.diff("ws-a1", olds, { workspaceId: UNKNOWN, reason: "freeze" })).toEqual({
+    expect(await lock.diff("ws-a1", olds, await checkedLock({ workspaceId: UNKNOWN, reason: "freeze" }))).toEqual({
       changes: true, replaces: ["workspaceId"], deleteBeforeReplace: true, detailedDiff: [{ path: "workspaceId", kind: "update", replace: true }],
     });
-    expect(await lock.diff("ws-a1", olds, { workspaceId: UNKNOWN, reason: UNKNOWN })).toEqual({
+    expect(await lock.diff("ws-a1", olds, await checkedLock({ workspaceId: UNKNOWN, reason: UNKNOWN }))).toEqual({
       changes: true, replaces: ["workspaceId", "reason"], deleteBeforeReplace: true, detailedDiff: [
         { path: "workspaceId", kind: "update", replace: true }, { path: "reason", kind: "update", replace: true },
       ],
     });
   });
   test("a value not known yet is an update at its own path, even against a state that recorded none", async () => {
-    expect(await lock.diff("ws-a1", { workspaceId: "ws-a1", heldByThisResource: true }, { workspaceId: "ws-a1", reason: UNKNOWN })).toEqual({
+    expect(await lock.diff("ws-a1", { workspaceId: "ws-a1", heldByThisResource: true }, await checkedLock({ workspaceId: "ws-a1", reason: UNKNOWN }))).toEqual({
       changes: true, replaces: ["reason"], deleteBeforeReplace: true, detailedDiff: [{ path: "reason", kind: "update", replace: true }],
     });
   });
-  test("forceUnlockOnDestroy is an update; dropping a true one is a change of the inputs", async () => {
-    expect(await lock.diff("ws-a1", olds, { workspaceId: "ws-a1", reason: "freeze", forceUnlockOnDestroy: true })).toEqual({
+  test("forceUnlockOnDestroy is an update; dropping a true one too (false again, what leaving it out means)", async () => {
+    expect(await lock.diff("ws-a1", olds, await checkedLock({ workspaceId: "ws-a1", reason: "freeze", forceUnlockOnDestroy: true }))).toEqual({
       changes: true, replaces: [], deleteBeforeReplace: false, detailedDiff: [{ path: "forceUnlockOnDestroy", kind: "update", replace: false }],
     });
-    expect(await lock.diff("ws-a1", { ...olds, forceUnlockOnDestroy: true }, { workspaceId: "ws-a1", reason: "freeze" })).toEqual({
+    expect(await lock.diff("ws-a1", { ...olds, forceUnlockOnDestroy: true }, await checkedLock({ workspaceId: "ws-a1", reason: "freeze" }))).toEqual({
       changes: true, replaces: [], deleteBeforeReplace: false,
-      detailedDiff: [{ path: "forceUnlockOnDestroy", kind: "delete", replace: false, inputDiff: true }],
+      detailedDiff: [{ path: "forceUnlockOnDestroy", kind: "update", replace: false }],
     });
-    expect(await lock.diff("ws-a1", olds, { workspaceId: "ws-a1", reason: "freeze", forceUnlockOnDestroy: UNKNOWN })).toEqual({
+    expect(await lock.diff("ws-a1", olds, await checkedLock({ workspaceId: "ws-a1", reason: "freeze", forceUnlockOnDestroy: UNKNOWN }))).toEqual({
       changes: true, replaces: [], deleteBeforeReplace: false, detailedDiff: [{ path: "forceUnlockOnDestroy", kind: "update", replace: false }],
     });
   });
   test("a lock someone else holds since the last refresh proposes to lock again", async () => {
-    expect(await lock.diff("ws-a1", { ...olds, heldByThisResource: false }, { workspaceId: "ws-a1", reason: "freeze" }))
+    expect(await lock.diff("ws-a1", { ...olds, heldByThisResource: false }, await checkedLock({ workspaceId: "ws-a1", reason: "freeze" })))
       .toEqual({ changes: true, replaces: ["locked"], deleteBeforeReplace: true, detailedDiff: [{ path: "locked", kind: "update", replace: true }] });
   });
   test("sends no request", async () => {
+    const news = await checkedLock({ workspaceId: "ws-b2", reason: "other", forceUnlockOnDestroy: true });
     fixture.emulator.clearRequests();
-    await lock.diff("ws-a1", olds, { workspaceId: "ws-b2", reason: "other", forceUnlockOnDestroy: true });
+    await lock.diff("ws-a1", olds, news);
     expect(requests()).toEqual([]);
   });
 });
@@ -202,7 +210,10 @@ describe("create", () => {
 describe("read, update, delete", () => {
   async function created(reason = "freeze", extra: Record<string, unknown> = {}): Promise<{ id: string; outs: WorkspaceLockOutputs }> {
     const id = await newWorkspace();
-    return lock.create({ workspaceId: id, reason, ...extra });
+    // As the engine calls create: with check's output.
+    const { inputs, failures } = await lock.check({}, { workspaceId: id, reason, ...extra });
+    expect(failures).toEqual([]);
+    return lock.create(inputs);
   }
 
   test("refresh of a lock still held is one read with unchanged inputs", async () => {
@@ -210,7 +221,7 @@ describe("read, update, delete", () => {
     fixture.emulator.clearRequests();
     const result = await lock.read(id, outs);
     expect(requests()).toEqual([`GET /workspaces/${id}`]);
-    expect(result).toEqual({ id, props: outs, inputs: { workspaceId: id, reason: "freeze" } });
+    expect(result).toEqual({ id, props: outs, inputs: { workspaceId: id, reason: "freeze", forceUnlockOnDestroy: false } });
   });
 
   test("refresh after the lock was released outside Pulumi: the resource is gone", async () => {
@@ -229,7 +240,7 @@ describe("read, update, delete", () => {
       locked: true, lockedReason: "theirs", lockedByKind: "teams", lockedById: theirs.doc.data.relationships["locked-by"]?.data?.id,
       heldByThisResource: false, __takenBy: outs.__takenBy,
     });
-    expect(result.inputs).toEqual({ workspaceId: id, reason: "freeze" });
+    expect(result.inputs).toEqual({ workspaceId: id, reason: "freeze", forceUnlockOnDestroy: false });
     // Destroy leaves their lock alone: one read, no unlock.
     fixture.emulator.clearRequests();
     await lock.delete(id, result.props ?? {});

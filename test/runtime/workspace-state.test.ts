@@ -15,6 +15,19 @@ let emulator: RunningEmulator;
 const workspace = runtime.workspace;
 const RECORDS = ["__declaredInputs", "__declaredValues"];
 
+/** The program's inputs as the engine passes them to create, diff and update: check's output (which must pass). */
+async function checked(program: Props): Promise<Props> {
+  const outcome = await workspace.check({}, program);
+  expect(outcome.failures).toEqual([]);
+  return outcome.inputs;
+}
+
+/** The inputs check fills in where the program leaves them out (schemas/workspace.ts, WORKSPACE_OMITTED). */
+const FILLED_KEYS = [
+  "adoptExisting", "allowDestroyPlan", "autoApply", "autoApplyRunTrigger", "description", "fileTriggersEnabled", "forceDelete",
+  "queueAllRuns", "settingOverwrites", "speculativeEnabled", "triggerPatterns", "triggerPrefixes", "workingDirectory",
+];
+
 let counter = 0;
 const uniqueName = (prefix: string): string => `${prefix}-${++counter}`;
 
@@ -41,10 +54,11 @@ function olderShape(state: { __outputs: Props } & Props): Props {
   return { ...all, ...records };
 }
 
-test("create's state holds every output in __outputs, and by name only the name, the organization and the declared inputs", async () => {
+test("create's state holds every output in __outputs, and by name only the name, the organization and the declared inputs (with those check filled in)", async () => {
   const name = uniqueName("shape");
-  const { id, outs } = await workspace.create({ name, organization: emulator.organization, description: "d", vcsRepo: undefined });
-  expect(Object.keys(outs).sort()).toEqual(["__outputs", ...RECORDS, "description", "name", "organization"].sort());
+  const { id, outs } = await workspace.create(await checked({ name, organization: emulator.organization, description: "d", vcsRepo: undefined }));
+  // vcsRepo (undefined) is not declared: not by name.
+  expect(Object.keys(outs).sort()).toEqual(["__outputs", ...RECORDS, ...FILLED_KEYS, "name", "organization"].sort());
   expect(outs).toMatchObject({ name, organization: emulator.organization, description: "d" });
   // Every output of the resource class, with the server's values.
   expect(Object.keys(outs.__outputs)).toHaveLength(60);
@@ -58,31 +72,33 @@ test("create's state holds every output in __outputs, and by name only the name,
 
 test("an input the class passed as an Output is reported by name even when it resolved to undefined, through check, create and read", async () => {
   const name = uniqueName("named");
-  const checked = await workspace.check({}, { name, __namedOutputs: ["projectId", "notAnInput"] });
-  expect(checked.failures).toEqual([]);
+  const outcome = await workspace.check({}, { name, __namedOutputs: ["projectId", "notAnInput"] });
+  expect(outcome.failures).toEqual([]);
   // Only optional inputs' names are kept.
-  expect(checked.inputs.__namedOutputs).toEqual(["projectId"]);
-  const { id, outs } = await workspace.create(checked.inputs);
+  expect(outcome.inputs.__namedOutputs).toEqual(["projectId"]);
+  const { id, outs } = await workspace.create(outcome.inputs);
   // Not declared (the value was undefined), so neither sent nor compared; but the class registered it.
   expect(outs).toHaveProperty("projectId", outs.__outputs.projectId);
   expect(outs).not.toHaveProperty("notAnInput");
   expect(outs.__namedOutputs).toEqual(["projectId"]);
   const refreshed = await workspace.read(id, outs);
   expect(refreshed.props).toHaveProperty("projectId");
-  expect(refreshed.inputs).toEqual({ name, organization: emulator.organization, __namedOutputs: ["projectId"] });
-  expect((await workspace.diff(id, refreshed.props ?? {}, checked.inputs)).changes).toBe(false);
+  // projectId is not among them: left out, it is not managed.
+  expect(Object.keys(outcome.inputs).sort()).toEqual(["__namedOutputs", ...FILLED_KEYS, "name", "organization"].sort());
+  expect(refreshed.inputs).toEqual(outcome.inputs);
+  expect((await workspace.diff(id, refreshed.props ?? {}, outcome.inputs)).changes).toBe(false);
   await workspace.delete(id, outs);
 });
 
 describe("a state written before __outputs (every output by name)", () => {
   test("refreshes into the new shape with the same values, and diffs as before", async () => {
     const name = uniqueName("older");
-    const inputs = { name, organization: emulator.organization, description: "kept", autoApply: true };
+    const inputs = await checked({ name, organization: emulator.organization, description: "kept", autoApply: true });
     const { id, outs } = await workspace.create(inputs);
     const older = olderShape(outs);
     expect(older).not.toHaveProperty("__outputs");
     expect((await workspace.diff(id, older, inputs)).changes).toBe(false);
-    expect((await workspace.diff(id, older, { ...inputs, description: "changed" })).changes).toBe(true);
+    expect((await workspace.diff(id, older, await checked({ ...inputs, description: "changed" }))).changes).toBe(true);
     const refreshed = await workspace.read(id, older);
     expect(refreshed.props).toEqual(outs);
     expect(refreshed.inputs).toEqual(inputs);
@@ -91,11 +107,12 @@ describe("a state written before __outputs (every output by name)", () => {
 
   test("updates with one request, and deletes honouring its forceDelete", async () => {
     const name = uniqueName("older-upd");
-    const inputs = { name, organization: emulator.organization, description: "before", forceDelete: true };
+    const inputs = await checked({ name, organization: emulator.organization, description: "before", forceDelete: true });
     const { id, outs } = await workspace.create(inputs);
     const older = olderShape(outs);
+    const news = await checked({ ...inputs, description: "after" });
     emulator.clearRequests();
-    const updated = await workspace.update(id, older, { ...inputs, description: "after" });
+    const updated = await workspace.update(id, older, news);
     expect(emulator.requests().map((r) => `${r.method} ${r.path.split("?")[0]}`)).toEqual([`PATCH /api/v2/workspaces/${id}`]);
     expect(updated.outs.description).toBe("after");
     expect(updated.outs.__outputs.description).toBe("after");

@@ -22,6 +22,13 @@ const fixture = useRuntimeEmulator({
 const { api, requestsMade } = fixture;
 const tb = runtime.workspaceTagBindings;
 
+/** A program's inputs as check completes them (which must pass). */
+async function checked(program: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const outcome = await tb.check({}, program);
+  expect(outcome.failures).toEqual([]);
+  return outcome.inputs;
+}
+
 type Bindings = { data: Array<{ id: string; attributes: { key: string; value: string }; relationships?: unknown }> };
 
 async function workspaceIdOf(name: string): Promise<string> {
@@ -79,8 +86,13 @@ describe("check", () => {
 describe("lifecycle (additive)", () => {
   test("create, no-op diff, drift, update add/change/remove, delete touch only the managed keys", async () => {
     const ws = await workspaceIdOf("tagged");
+    // The program's declarations, as the engine passes them to diff, create and update: check's output.
+    const prodWeb = await checked({ workspaceId: ws, tags: { env: "prod", team: "web" } });
+    const stagingWeb = await checked({ workspaceId: ws, tags: { env: "staging", team: "web" } });
+    const prodWebTier = await checked({ workspaceId: ws, tags: { env: "prod", team: "web", tier: "1" } });
+    const prodTier = await checked({ workspaceId: ws, tags: { env: "prod", tier: "1" } });
     fixture.emulator.clearRequests();
-    const created = await tb.create({ workspaceId: ws, tags: { env: "prod", team: "web" } });
+    const created = await tb.create(prodWeb);
     expect(requestsMade()).toEqual([`PATCH /api/v2/workspaces/${ws}/tag-bindings`, `GET /api/v2/workspaces/${ws}/effective-tag-bindings`]);
     expect(created.id).toMatch(new RegExp(`^${ws}:[0-9a-f]{12}$`));
     expect(created.outs.tags).toEqual({ env: "prod", team: "web" });
@@ -89,7 +101,7 @@ describe("lifecycle (additive)", () => {
     let state: Record<string, unknown> = created.outs;
 
     fixture.emulator.clearRequests();
-    expect((await tb.diff(created.id, state, { workspaceId: ws, tags: { env: "prod", team: "web" } })).changes).toBe(false);
+    expect((await tb.diff(created.id, state, prodWeb)).changes).toBe(false);
     expect(requestsMade()).toEqual([]);
 
     // Drift: an unmanaged key added outside is no change; a managed key changed outside is.
@@ -97,31 +109,33 @@ describe("lifecycle (additive)", () => {
     fixture.emulator.clearRequests();
     const refreshed = await tb.read(created.id, state);
     expect(requestsMade()).toHaveLength(1);
-    expect(refreshed.inputs).toEqual({ workspaceId: ws, tags: { env: "staging", team: "web" } });
+    // In check's form: exclusive, left out, is false.
+    expect(refreshed.inputs).toEqual({ workspaceId: ws, tags: { env: "staging", team: "web" }, exclusive: false });
+    expect(refreshed.inputs).toEqual(stagingWeb);
     state = refreshed.props as Record<string, unknown>;
-    expect((await tb.diff(created.id, state, { workspaceId: ws, tags: { env: "prod", team: "web" } })).changes).toBe(true);
-    expect((await tb.diff(created.id, state, { workspaceId: ws, tags: { env: "staging", team: "web" } })).changes).toBe(false);
+    expect((await tb.diff(created.id, state, prodWeb)).changes).toBe(true);
+    expect((await tb.diff(created.id, state, stagingWeb)).changes).toBe(false);
 
     // Add one key and change one: one C10 with only those, then C9.
     fixture.emulator.clearRequests();
-    let updated = await tb.update(created.id, state, { workspaceId: ws, tags: { env: "prod", team: "web", tier: "1" } });
+    let updated = await tb.update(created.id, state, prodWebTier);
     expect(requestsMade()).toEqual([`PATCH /api/v2/workspaces/${ws}/tag-bindings`, `GET /api/v2/workspaces/${ws}/effective-tag-bindings`]);
     expect(await liveTags(ws)).toEqual({ owner: "ui", env: "prod", team: "web", extra: "x", tier: "1" });
     state = updated.outs;
 
     // Remove one key: C8, then the workspace update with the rest (its answer carries the effective tags); others' keys stay.
     fixture.emulator.clearRequests();
-    updated = await tb.update(created.id, state, { workspaceId: ws, tags: { env: "prod", tier: "1" } });
+    updated = await tb.update(created.id, state, prodTier);
     expect(requestsMade()).toEqual([`GET /api/v2/workspaces/${ws}/tag-bindings`, `PATCH /api/v2/workspaces/${ws}`]);
     expect(await liveTags(ws)).toEqual({ owner: "ui", env: "prod", extra: "x", tier: "1" });
     state = updated.outs;
-    expect((await tb.diff(created.id, state, { workspaceId: ws, tags: { env: "prod", tier: "1" } })).changes).toBe(false);
+    expect((await tb.diff(created.id, state, prodTier)).changes).toBe(false);
 
     // A managed key removed outside shows as drift.
     await api("PATCH", `/workspaces/${ws}`, { data: { type: "workspaces", relationships: { "tag-bindings": { data: [{ type: "tag-bindings", attributes: { key: "owner", value: "ui" } }, { type: "tag-bindings", attributes: { key: "env", value: "prod" } }, { type: "tag-bindings", attributes: { key: "extra", value: "x" } }] } } } });
     state = (await tb.read(created.id, state)).props as Record<string, unknown>;
     expect(state.tags).toEqual({ env: "prod" });
-    expect((await tb.diff(created.id, state, { workspaceId: ws, tags: { env: "prod", tier: "1" } })).changes).toBe(true);
+    expect((await tb.diff(created.id, state, prodTier)).changes).toBe(true);
 
     // Delete removes only the managed keys still bound: C8 + the workspace update.
     fixture.emulator.clearRequests();

@@ -2,7 +2,7 @@
 // check and diff decide the preview, create/read/update/delete do what the preview promised.
 import { startEmulator } from "../../emulator";
 import * as runtime from "../../provider/runtime";
-import { UNKNOWN } from "../../provider/runtime/lifecycle";
+import { UNKNOWN, type Props } from "../../provider/runtime/lifecycle";
 import { resetConfigForTests } from "../../provider/runtime/config";
 import { ownerUrl, parseOwnerUrl } from "../../provider/runtime/ownership";
 import { useRuntimeEmulator } from "../support/runtime-emulator";
@@ -12,6 +12,26 @@ const owner = (name: string, stack = "dev"): string => ownerUrl({ project: "proj
 const fixture = useRuntimeEmulator();
 const { api, configureWith } = fixture;
 const workspace = runtime.workspace;
+
+/**
+ * What check fills in for a workspace that declares nothing optional: each fixed value a create without
+ * the input gives (schemas/workspace.ts, WORKSPACE_OMITTED), and settingOverwrites derived (no mode, no pool: inherit both).
+ */
+const FILLED = {
+  description: "", allowDestroyPlan: true, autoApply: false, autoApplyRunTrigger: false, fileTriggersEnabled: true, queueAllRuns: false,
+  speculativeEnabled: true, triggerPatterns: [], triggerPrefixes: [], workingDirectory: "", forceDelete: false, adoptExisting: false,
+  settingOverwrites: { executionMode: false, agentPool: false },
+};
+
+/** The server's report of a workspace made from {@link FILLED}: no repository, no auto-destroy of its own. */
+const AS_CREATED = { ...FILLED, vcsRepo: null, autoDestroyAt: null, autoDestroyActivityDuration: null, inheritsProjectAutoDestroy: true };
+
+/** The program's inputs as the engine passes them to diff, create and update: check's output (which must pass). */
+async function checked(program: Props): Promise<Props> {
+  const outcome = await workspace.check({}, program);
+  expect(outcome.failures).toEqual([]);
+  return outcome.inputs;
+}
 
 function configureFor(settings: Record<string, string>): Promise<void> {
   resetConfigForTests();
@@ -25,9 +45,26 @@ function uniqueName(prefix: string): string {
 }
 
 describe("check", () => {
-  test("fills the organization from the stack config", async () => {
+  test("fills the organization from the stack config, and each input left out with what leaving it out means", async () => {
     const result = await workspace.check({}, { name: "alpha", __provider: "text" });
-    expect(result).toEqual({ inputs: { name: "alpha", organization: fixture.emulator.organization }, failures: [] });
+    expect(result).toEqual({ inputs: { name: "alpha", organization: fixture.emulator.organization, ...FILLED }, failures: [] });
+  });
+
+  test("derives each settingOverwrites key the program leaves out from the mode and pool it declares", async () => {
+    const overwritesOf = async (program: Props): Promise<unknown> => (await checked({ name: "alpha", ...program })).settingOverwrites;
+    expect(await overwritesOf({})).toEqual({ executionMode: false, agentPool: false });
+    expect(await overwritesOf({ executionMode: "remote" })).toEqual({ executionMode: true, agentPool: true });
+    expect(await overwritesOf({ operations: false })).toEqual({ executionMode: true, agentPool: true });
+    expect(await overwritesOf({ agentPoolId: "apool-1" })).toEqual({ executionMode: false, agentPool: true });
+    expect(await overwritesOf({ executionMode: "agent", agentPoolId: "apool-1" })).toEqual({ executionMode: true, agentPool: true });
+    // A declared key is kept; only the other is derived.
+    expect(await overwritesOf({ executionMode: "remote", settingOverwrites: { agentPool: false } })).toEqual({ executionMode: true, agentPool: false });
+    expect(await overwritesOf({ settingOverwrites: { agentPool: true } })).toEqual({ executionMode: false, agentPool: true });
+  });
+
+  test("fills the keys a declared repository leaves out, but not its credential", async () => {
+    const withRepo = await checked({ name: "alpha", vcsRepo: { identifier: "acme/infra", oauthTokenId: "ot-1" } });
+    expect(withRepo.vcsRepo).toStrictEqual({ identifier: "acme/infra", oauthTokenId: "ot-1", branch: "", ingressSubmodules: false, tagsRegex: "" });
   });
 
   test("keeps an organization set on the resource", async () => {
@@ -84,30 +121,33 @@ describe("check", () => {
 });
 
 describe("diff", () => {
-  const olds = { name: "alpha", organization: "example-org", description: "one", forceDelete: false, workspaceId: "ws-1" };
+  // The server's last report (a state from before declarations were recorded: it implies a declared description).
+  const olds = { ...AS_CREATED, name: "alpha", organization: "example-org", description: "one", workspaceId: "ws-1" };
 
   test("reports no changes when the declared values match", async () => {
-    expect(await workspace.diff("ws-1", olds, { name: "alpha", organization: "example-org", description: "one" }))
+    expect(await workspace.diff("ws-1", olds, await checked({ name: "alpha", organization: "example-org", description: "one" })))
       .toEqual({ changes: false, replaces: [], deleteBeforeReplace: false, detailedDiff: [] });
   });
 
-  test("ignores a description the program does not declare", async () => {
-    const undeclared = { ...olds, __declaredInputs: [] };
-    expect((await workspace.diff("ws-1", undeclared, { name: "alpha", organization: "example-org" })).changes).toBe(false);
-  });
-
-  test("records a description the program stopped declaring (an update that sends nothing)", async () => {
-    const declared = { ...olds, __declaredInputs: ["description"] };
-    expect((await workspace.diff("ws-1", declared, { name: "alpha", organization: "example-org" })).changes).toBe(true);
+  test.each([
+    ["never declared", []],
+    ["declared before", ["description"]],
+  ])("a description the program leaves out is restored to \"\", whatever the stack's history (%s): an update of it", async (_history, recorded) => {
+    const state = { ...olds, __declaredInputs: recorded };
+    const news = await checked({ name: "alpha", organization: "example-org" });
+    expect(news.description).toBe("");
+    expect(await workspace.diff("ws-1", state, news)).toEqual({
+      changes: true, replaces: [], deleteBeforeReplace: false, detailedDiff: [{ path: "description", kind: "update", replace: false }],
+    });
   });
 
   test("treats an empty description and none as the same", async () => {
     const none = { ...olds, description: undefined };
-    expect((await workspace.diff("ws-1", none, { name: "alpha", organization: "example-org", description: "" })).changes).toBe(false);
+    expect((await workspace.diff("ws-1", none, await checked({ name: "alpha", organization: "example-org", description: "" }))).changes).toBe(false);
   });
 
   test("updates in place for a new name or description", async () => {
-    expect(await workspace.diff("ws-1", olds, { name: "beta", organization: "example-org", description: "two" })).toEqual({
+    expect(await workspace.diff("ws-1", olds, await checked({ name: "beta", organization: "example-org", description: "two" }))).toEqual({
       changes: true, replaces: [], deleteBeforeReplace: false,
       detailedDiff: [{ path: "name", kind: "update", replace: false }, { path: "description", kind: "update", replace: false }],
     });
@@ -117,28 +157,31 @@ describe("diff", () => {
     await configureFor({ "wsbridge:address": fixture.emulator.url, "wsbridge:token": fixture.emulator.token });
     const made = await api("POST", "/organizations", { data: { type: "organizations", attributes: { name: "other-org", email: "ops@example.com" } } });
     expect(made.status).toBe(201);
+    const news = await checked({ name: "alpha", organization: "other-org" });
     fixture.emulator.clearRequests();
     // Names are unique in an organization: the old workspace goes first.
-    expect(await workspace.diff("ws-1", olds, { name: "alpha", organization: "other-org" })).toEqual({
+    expect(await workspace.diff("ws-1", olds, news)).toEqual({
       changes: true, replaces: ["organization"], deleteBeforeReplace: true,
-      // The state (from before declarations were recorded) implies a declared description, dropped here.
+      // The description left out means "": a change of it too.
       detailedDiff: [
         { path: "organization", kind: "update", replace: true },
-        { path: "description", kind: "delete", replace: false, inputDiff: true },
+        { path: "description", kind: "update", replace: false },
       ],
     });
     expect(fixture.emulator.requests().map((r) => r.method)).toEqual(["GET"]);
-    await expect(workspace.diff("ws-1", olds, { name: "alpha", organization: "no-such-org" }))
+    await expect(workspace.diff("ws-1", olds, await checked({ name: "alpha", organization: "no-such-org" })))
       .rejects.toThrow('cannot move to organization "no-such-org": it does not exist');
   });
 
   test("reports a change when a value is unknown during preview", async () => {
-    expect((await workspace.diff("ws-1", olds, { name: UNKNOWN, organization: "example-org" })).changes).toBe(true);
+    expect((await workspace.diff("ws-1", olds, await checked({ name: UNKNOWN, organization: "example-org", description: "one" }))).changes).toBe(true);
   });
 
   test("ignores a changed serialized provider", async () => {
     const before = { ...olds, __provider: "old text" };
-    expect((await workspace.diff("ws-1", before, { name: "alpha", organization: "example-org", description: "one", __provider: "new text" })).changes).toBe(false);
+    // The dynamic provider's host puts the serialized provider back into check's output.
+    const news = { ...(await checked({ name: "alpha", organization: "example-org", description: "one", __provider: "new text" })), __provider: "new text" };
+    expect((await workspace.diff("ws-1", before, news)).changes).toBe(false);
   });
 });
 
@@ -200,23 +243,24 @@ describe("create, read, update and delete", () => {
   });
 
   test("projectRemoteState is sent, read back and compared like the other settings (issue 25)", async () => {
-    const created = await workspace.create({ name: uniqueName("project-shared"), organization: fixture.emulator.organization, projectRemoteState: true, __owner: owner("ps") });
+    const created = await workspace.create(await checked({ name: uniqueName("project-shared"), organization: fixture.emulator.organization, projectRemoteState: true, __owner: owner("ps") }));
     expect(created.outs.__outputs.projectRemoteState).toBe(true);
     expect(((await api("GET", `/workspaces/${created.id}`)).doc as { data: { attributes: Record<string, unknown> } }).data.attributes["project-remote-state"]).toBe(true);
     const refreshed = await workspace.read(created.id, created.outs);
-    expect((await workspace.diff(created.id, refreshed.props ?? {}, { ...(refreshed.inputs ?? {}) })).changes).toBe(false);
-    const off = await workspace.update(created.id, refreshed.props ?? {}, { ...(refreshed.inputs ?? {}), projectRemoteState: false });
+    expect((await workspace.diff(created.id, refreshed.props ?? {}, await checked({ ...(refreshed.inputs ?? {}) }))).changes).toBe(false);
+    const off = await workspace.update(created.id, refreshed.props ?? {}, await checked({ ...(refreshed.inputs ?? {}), projectRemoteState: false }));
     expect(off.outs.__outputs.projectRemoteState).toBe(false);
     await workspace.delete(created.id, created.outs);
   });
 
   test("refresh is one request, and an update of one attribute is one request", async () => {
-    const created = await workspace.create({ name: uniqueName("counted"), organization: fixture.emulator.organization, autoApply: false, __owner: owner("counted") });
+    const created = await workspace.create(await checked({ name: uniqueName("counted"), organization: fixture.emulator.organization, autoApply: false, __owner: owner("counted") }));
     fixture.emulator.clearRequests();
     const refreshed = await workspace.read(created.id, created.outs);
     expect(fixture.emulator.requests().map((r) => r.method)).toEqual(["GET"]);
+    const news = await checked({ ...(refreshed.inputs ?? {}), autoApply: true });
     fixture.emulator.clearRequests();
-    await workspace.update(created.id, refreshed.props ?? {}, { ...(refreshed.inputs ?? {}), autoApply: true });
+    await workspace.update(created.id, refreshed.props ?? {}, news);
     expect(fixture.emulator.requests().map((r) => r.method)).toEqual(["PATCH"]);
     fixture.emulator.clearRequests();
     await workspace.delete(created.id, created.outs);
@@ -251,9 +295,9 @@ describe("create, read, update and delete", () => {
   });
 
   test("check keeps the owner marker out of validation and passes it on unchanged", async () => {
-    const checked = await workspace.check({}, { name: "fresh", organization: fixture.emulator.organization, __owner: owner("net") });
-    expect(checked.failures).toEqual([]);
-    expect(checked.inputs).toEqual({ name: "fresh", organization: fixture.emulator.organization, __owner: owner("net") });
+    const outcome = await workspace.check({}, { name: "fresh", organization: fixture.emulator.organization, __owner: owner("net") });
+    expect(outcome.failures).toEqual([]);
+    expect(outcome.inputs).toEqual({ name: "fresh", organization: fixture.emulator.organization, __owner: owner("net"), ...FILLED });
   });
 
   test("refresh returns the owner marker with the inputs, so the next preview shows no change to it", async () => {
@@ -297,22 +341,82 @@ describe("create, read, update and delete", () => {
 
   test("read returns the live description and updated inputs", async () => {
     const name = uniqueName("drift");
-    const created = await workspace.create({ name, organization: fixture.emulator.organization, description: "declared" });
+    const inputs = await checked({ name, organization: fixture.emulator.organization, description: "declared" });
+    const created = await workspace.create(inputs);
     await api("PATCH", `/workspaces/${created.id}`, { data: { type: "workspaces", attributes: { description: "changed outside" } } });
     const read = await workspace.read(created.id, { ...created.outs, __provider: "text" });
     expect(read.id).toBe(created.id);
     expect(read.props?.description).toBe("changed outside");
-    expect(read.inputs).toEqual({ name, organization: fixture.emulator.organization, description: "changed outside" });
+    expect(read.inputs).toEqual({ ...inputs, description: "changed outside" });
   });
 
-  test("read returns refreshed inputs only for the properties the program declared", async () => {
-    const created = await workspace.create({ name: uniqueName("undeclared"), organization: fixture.emulator.organization });
-    const read = await workspace.read(created.id, created.outs);
-    expect(read.inputs).toEqual({ name: created.outs.name, organization: fixture.emulator.organization });
-    const withFlag = await workspace.create({ name: uniqueName("declared"), organization: fixture.emulator.organization, forceDelete: false, description: "" });
-    expect((await workspace.read(withFlag.id, withFlag.outs)).inputs).toEqual({
-      name: withFlag.outs.name, organization: fixture.emulator.organization, forceDelete: false, description: "",
+  test("read returns the inputs as check completes them, and one left out without a fixed value only where the server holds other than leaving it out means", async () => {
+    const inputs = await checked({ name: uniqueName("undeclared"), organization: fixture.emulator.organization });
+    const created = await workspace.create(inputs);
+    // What the server chose for the inputs without a fixed value (engine version, project, sharing) is not an input.
+    expect(created.outs.__outputs.engineVersion).toEqual(expect.any(String));
+    expect((await workspace.read(created.id, created.outs)).inputs).toEqual({ name: created.outs.name, organization: fixture.emulator.organization, ...FILLED });
+    // Changed outside: an engine version (not managed when left out) and a scheduled destroy (left out, there is none).
+    const engineVersion = created.outs.__outputs.engineVersion === "1.0.0" ? "1.1.0" : "1.0.0";
+    const outside = await api("PATCH", `/workspaces/${created.id}`, {
+      data: { type: "workspaces", attributes: { "engine-version": engineVersion, "auto-destroy-at": "2031-01-31T18:00:00.000Z" } },
     });
+    expect(outside.status).toBe(200);
+    const read = await workspace.read(created.id, created.outs);
+    expect(read.props?.__outputs.engineVersion).toBe(engineVersion);
+    expect(read.inputs).toEqual({ name: created.outs.name, organization: fixture.emulator.organization, ...FILLED, autoDestroyAt: "2031-01-31T18:00:00.000Z" });
+  });
+
+  test("a description removed from the program previews as the restore to \"\" and applies it with one PATCH", async () => {
+    const inputs = await checked({ name: uniqueName("restored"), organization: fixture.emulator.organization, description: "declared", __owner: owner("restored") });
+    const created = await workspace.create(inputs);
+    const news = await checked({ name: inputs.name, organization: fixture.emulator.organization, __owner: owner("restored") });
+    fixture.emulator.clearRequests();
+    expect(await workspace.diff(created.id, created.outs, news)).toEqual({
+      changes: true, replaces: [], deleteBeforeReplace: false, detailedDiff: [{ path: "description", kind: "update", replace: false }],
+    });
+    const updated = await workspace.update(created.id, created.outs, news);
+    expect(fixture.emulator.requests().map((r) => `${r.method} ${r.path}`)).toEqual([`PATCH /api/v2/workspaces/${created.id}`]);
+    expect(updated.outs.__outputs.description).toBe("");
+    expect(((await api("GET", `/workspaces/${created.id}`)).doc as { data: { attributes: Record<string, unknown> } }).data.attributes.description).toBe("");
+    expect((await workspace.diff(created.id, updated.outs, news)).changes).toBe(false);
+  });
+
+  test("an input with no fixed value (engine version, flat tags) removed from the program is no change, and nothing is sent", async () => {
+    const program = { name: uniqueName("unmanaged"), organization: fixture.emulator.organization, engineVersion: "1.0.0", tagNames: ["legacy"], __owner: owner("unmanaged") };
+    const created = await workspace.create(await checked(program));
+    expect(created.outs.__outputs).toMatchObject({ engineVersion: "1.0.0", tagNames: ["legacy"] });
+    const { engineVersion: _engine, tagNames: _tags, ...rest } = program;
+    const news = await checked(rest);
+    fixture.emulator.clearRequests();
+    expect(await workspace.diff(created.id, created.outs, news)).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false, detailedDiff: [] });
+    expect(fixture.emulator.requests()).toEqual([]);
+    // The server keeps them, and after a refresh the program still previews no change.
+    const read = await workspace.read(created.id, created.outs);
+    expect(read.props?.__outputs).toMatchObject({ engineVersion: "1.0.0", tagNames: ["legacy"] });
+    expect((await workspace.diff(created.id, read.props ?? {}, news)).changes).toBe(false);
+    expect(fixture.emulator.requests().map((r) => r.method)).toEqual(["GET"]);
+  });
+
+  test("an execution mode removed from the program shows as the delete of the workspace's own mode beside the inheritance, which the update restores", async () => {
+    const program = { name: uniqueName("inherits"), organization: fixture.emulator.organization, executionMode: "local", __owner: owner("inherits") };
+    const created = await workspace.create(await checked(program));
+    expect(created.outs.__outputs.settingOverwrites).toEqual({ executionMode: true, agentPool: true });
+    const { executionMode: _mode, ...rest } = program;
+    const news = await checked(rest);
+    expect(await workspace.diff(created.id, created.outs, news)).toEqual({
+      changes: true, replaces: [], deleteBeforeReplace: false, detailedDiff: [
+        { path: "settingOverwrites.executionMode", kind: "update", replace: false },
+        { path: "settingOverwrites.agentPool", kind: "update", replace: false },
+        // The workspace's own mode goes (a delete of the server's value), inherited again through settingOverwrites.
+        { path: "executionMode", kind: "delete", replace: false },
+      ],
+    });
+    fixture.emulator.clearRequests();
+    const updated = await workspace.update(created.id, created.outs, news);
+    expect(fixture.emulator.requests().map((r) => r.method)).toEqual(["PATCH"]);
+    expect(updated.outs.__outputs.settingOverwrites).toEqual({ executionMode: false, agentPool: false });
+    expect((await workspace.diff(created.id, updated.outs, news)).changes).toBe(false);
   });
 
   test("read of a workspace deleted outside Pulumi returns an empty id", async () => {
@@ -324,9 +428,9 @@ describe("create, read, update and delete", () => {
 
   test("update renames in place and keeps the id", async () => {
     const name = uniqueName("before");
-    const created = await workspace.create({ name, organization: fixture.emulator.organization });
+    const created = await workspace.create(await checked({ name, organization: fixture.emulator.organization }));
     const renamed = uniqueName("after");
-    const updated = await workspace.update(created.id, created.outs, { name: renamed, organization: fixture.emulator.organization });
+    const updated = await workspace.update(created.id, created.outs, await checked({ name: renamed, organization: fixture.emulator.organization }));
     expect(updated.outs.__outputs.workspaceId).toBe(created.id);
     expect(updated.outs.name).toBe(renamed);
     expect((await api("GET", `/organizations/${fixture.emulator.organization}/workspaces/${renamed}`)).status).toBe(200);
@@ -335,9 +439,9 @@ describe("create, read, update and delete", () => {
   test("an update that gives an execution mode keeps the declared setting overwrites, in one request", async () => {
     // The service resets setting-overwrites for what an update gives a value for; found on the real CLI.
     const declared = { name: uniqueName("overwrites"), organization: fixture.emulator.organization, operations: true, settingOverwrites: { agentPool: false } };
-    const created = await workspace.create(declared);
+    const created = await workspace.create(await checked(declared));
+    const news = await checked({ ...declared, operations: false });
     fixture.emulator.clearRequests();
-    const news = { ...declared, operations: false };
     const updated = await workspace.update(created.id, created.outs, news);
     expect(fixture.emulator.requests().map((r) => r.method)).toEqual(["PATCH"]);
     expect(updated.outs.__outputs.settingOverwrites).toEqual({ executionMode: true, agentPool: false });
@@ -345,9 +449,10 @@ describe("create, read, update and delete", () => {
   });
 
   test("update of forceDelete alone makes no request at all", async () => {
-    const created = await workspace.create({ name: uniqueName("flag"), organization: fixture.emulator.organization });
+    const created = await workspace.create(await checked({ name: uniqueName("flag"), organization: fixture.emulator.organization }));
+    const news = await checked({ name: created.outs.name, organization: fixture.emulator.organization, forceDelete: true });
     fixture.emulator.clearRequests();
-    const updated = await workspace.update(created.id, created.outs, { name: created.outs.name, organization: fixture.emulator.organization, forceDelete: true });
+    const updated = await workspace.update(created.id, created.outs, news);
     expect(updated.outs.forceDelete).toBe(true);
     expect(fixture.emulator.requests().map((r) => r.method)).toEqual([]);
   });
@@ -494,22 +599,22 @@ describe("edition-specific inputs", () => {
 });
 
 describe("normalization: what the API treats alike is no change", () => {
-  const olds = {
-    name: "n", organization: "example-org", description: "", workingDirectory: "", triggerPatterns: ["b", "a"], tagNames: ["x", "y"],
-    tagBindings: { b: "2", a: "1" }, autoDestroyAt: "2027-01-31T18:00:00.000Z", settingOverwrites: { executionMode: true, agentPool: true },
-    vcsRepo: { identifier: "acme/infra", branch: null, ingressSubmodules: false, tagsRegex: null, oauthTokenId: "ot-1" },
-    autoApplyRunTrigger: false, __declaredInputs: [],
-  };
-  test.each([
-    ["description: \"\" and the server's empty description", { description: "" }],
-    ["a reordered set", { triggerPatterns: ["a", "b"], tagNames: ["y", "x"] }],
-    ["a map in another key order", { tagBindings: { a: "1", b: "2" } }],
-    ["a timestamp without milliseconds", { autoDestroyAt: "2027-01-31T18:00:00Z" }],
-    ["the same instant in another time zone", { autoDestroyAt: "2027-01-31T19:00:00+01:00" }],
-    ["only some overwrites declared", { settingOverwrites: { executionMode: true } }],
-    ["a repository with an empty branch and only some keys", { vcsRepo: { identifier: "acme/infra", branch: "" } }],
-    ["a server default declared", { autoApplyRunTrigger: false }],
-  ])("%s", async (_what, declared) => {
-    expect((await workspace.diff("ws-1", olds, { name: "n", organization: "example-org", ...declared })).changes).toBe(false);
+  // Each case: what the server holds (beyond a workspace made with nothing optional), and the program's spelling of it.
+  const REPO = { identifier: "acme/infra", branch: null, ingressSubmodules: false, tagsRegex: null, oauthTokenId: "ot-1" };
+  test.each<[string, Props, Props]>([
+    ["description: \"\" and the server's empty description", { description: "" }, { description: "" }],
+    ["a description left out and the server's null one", { description: null }, {}],
+    ["a reordered set", { triggerPatterns: ["b", "a"], tagNames: ["x", "y"] }, { triggerPatterns: ["a", "b"], tagNames: ["y", "x"] }],
+    ["a map in another key order", { tagBindings: { b: "2", a: "1" } }, { tagBindings: { a: "1", b: "2" } }],
+    ["a timestamp without milliseconds", { autoDestroyAt: "2027-01-31T18:00:00.000Z" }, { autoDestroyAt: "2027-01-31T18:00:00Z" }],
+    ["the same instant in another time zone", { autoDestroyAt: "2027-01-31T18:00:00.000Z" }, { autoDestroyAt: "2027-01-31T19:00:00+01:00" }],
+    ["only some overwrites declared (the other derived)", { executionMode: "remote", settingOverwrites: { executionMode: true, agentPool: false } },
+      { executionMode: "remote", settingOverwrites: { agentPool: false } }],
+    ["a repository with an empty branch and only some keys", { vcsRepo: REPO }, { vcsRepo: { identifier: "acme/infra", branch: "", oauthTokenId: "ot-1" } }],
+    ["a server default declared", { autoApplyRunTrigger: false }, { autoApplyRunTrigger: false }],
+  ])("%s", async (_what, server, declared) => {
+    const olds = { ...AS_CREATED, name: "n", organization: "example-org", workspaceId: "ws-1", ...server, __declaredInputs: [] };
+    expect(await workspace.diff("ws-1", olds, await checked({ name: "n", organization: "example-org", ...declared })))
+      .toEqual({ changes: false, replaces: [], deleteBeforeReplace: false, detailedDiff: [] });
   });
 });

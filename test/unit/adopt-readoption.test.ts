@@ -151,10 +151,39 @@ describe("what the stack holds, against the server", () => {
     const drift = driftOf(estate([{ workspace: app, policy, consumers: [workspace("ws-a", "a")] }]), holdings(objects));
     expect(drift.gone).toEqual([]);
     expect(drift.changed.map((c) => [c.name, c.differences])).toEqual([
-      ["app", [{ property: "description", held: "declared", server: "by hand" }]],
+      // Both sides as check completes them: the stack's program declares no execution mode (it inherits: both
+      // overwrites false), while the workspace sets its own ("remote", overwrites true).
+      ["app", [
+        { property: "description", held: "declared", server: "by hand" },
+        { property: "settingOverwrites", held: { executionMode: false, agentPool: false }, server: { executionMode: true, agentPool: true } },
+      ]],
       ["app-lock", [{ property: "reason", held: "old reason", server: "new reason" }]],
       ["app-consumers", [{ property: "consumerIds", held: ["ws-a", "ws-b"], server: ["ws-a"] }]],
     ]);
+  });
+
+  test("changed: a value the server holds back at what leaving it out means is judged too, though the adoption leaves it out", () => {
+    // The import of this workspace leaves out its empty trigger patterns and its empty lock reason (their
+    // values when left out); the stack holds others, which the next up would send.
+    const web = workspace("ws-web", "web", { locked: true, lockedReason: "", lockedBy: { type: "users", id: "u" } } as Partial<Workspace>);
+    const objects = [
+      held("Workspace", "web", "ws-web", { name: "web", executionMode: "remote", triggerPatterns: ["src/**"], fileTriggersEnabled: true }),
+      held("WorkspaceLock", "web-lock", "ws-web", { workspaceId: "ws-web", reason: "freeze" }),
+    ];
+    const drift = driftOf(estate([{ workspace: web }]), holdings(objects));
+    expect(drift.gone).toEqual([]);
+    expect(drift.changed.map((c) => [c.name, c.differences])).toEqual([
+      ["web", [{ property: "triggerPatterns", held: ["src/**"], server: [] }]],
+      ["web-lock", [{ property: "reason", held: "freeze", server: "" }]],
+    ]);
+  });
+
+  test("unchanged: settings objects whose keys come in another order (a stack's state sorts them)", () => {
+    const web = workspace("ws-web", "web");
+    const objects = [held("Workspace", "web", "ws-web", {
+      name: "web", executionMode: "remote", settingOverwrites: { agentPool: true, executionMode: true },
+    })];
+    expect(driftOf(estate([{ workspace: web }]), holdings(objects)).changed).toEqual([]);
   });
 
   test("objects outside the run's selection are not judged", () => {

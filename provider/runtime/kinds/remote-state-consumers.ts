@@ -15,7 +15,8 @@
 //   ws-…:<12 hex>       an id create returned: every consumer listed, additive (the suffix names its creator, not its consumers)
 import { RULES, brokenCheck } from "../../schemas/rules";
 import { createHash, randomUUID } from "node:crypto";
-import { remoteStateConsumersInputsSchema, type RemoteStateConsumersInputs } from "../../schemas/remote-state-consumers";
+import { withFixedValues } from "../../schemas/omission";
+import { REMOTE_STATE_CONSUMERS_OMITTED, remoteStateConsumersInputsSchema, type RemoteStateConsumersInputs } from "../../schemas/remote-state-consumers";
 import { NotFoundError, ValidationError, type WsbridgeClient } from "../api";
 import { settingsProblem, sharedClient } from "../config";
 import {
@@ -50,7 +51,8 @@ export async function check(olds: Props, news: Props): Promise<CheckOutcome<Prop
   const raw = userInputs(news);
   const outcome = validate(remoteStateConsumersInputsSchema, raw, KIND);
   const failures: CheckFailure[] = [...outcome.failures, ...entryFailures(raw)];
-  const inputs: Props = { ...withoutProvider(news) };
+  // What the program leaves out is filled in (REMOTE_STATE_CONSUMERS_OMITTED), so the state's inputs say it.
+  const inputs: Props = withFixedValues(REMOTE_STATE_CONSUMERS_OMITTED, { ...withoutProvider(news) });
   if (Array.isArray(raw.consumerIds)) inputs.consumerIds = [...raw.consumerIds].sort(byId);
   // The workspace's sharing is checked on create and when the declaration changes: an unchanged one was
   // accepted when it was applied, so a preview with nothing changed sends nothing.
@@ -213,7 +215,8 @@ export async function read(id: string, props: Props | undefined): Promise<{ id: 
   const exclusive = state.exclusive === true;
   const managed = Array.isArray(state.consumerIds) ? state.consumerIds.map(String) : [];
   const outs = withOwner(outputsOf(workspaceId, exclusive ? live : managed.filter((c) => live.includes(c)), live, exclusive), state.__owner);
-  return { id, props: outs, inputs: inputsOf(outs) };
+  // In check's form: what the program leaves out is there as check fills it in.
+  return { id, props: outs, inputs: withFixedValues(REMOTE_STATE_CONSUMERS_OMITTED, inputsOf(outs)) };
 }
 
 /** The inputs that reproduce `outs`: what refresh and import report as declared (with the owner marker, the class's). */

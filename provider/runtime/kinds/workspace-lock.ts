@@ -13,7 +13,8 @@
 //   ws-<id>                            the workspace id (the resource id)
 //   <organization>/<workspace name>    the workspace by name
 import { knownOutputs } from "../known-outputs";
-import { workspaceLockInputsSchema, type WorkspaceLockInputs } from "../../schemas/workspace-lock";
+import { withFixedValues } from "../../schemas/omission";
+import { WORKSPACE_LOCK_OMITTED, workspaceLockInputsSchema, type WorkspaceLockInputs } from "../../schemas/workspace-lock";
 import {
   ConflictError, NotFoundError, OutcomeUnknownError, ServerError, type LockHolder, type Workspace, type WsbridgeClient,
 } from "../api";
@@ -67,7 +68,8 @@ export async function check(_olds: Props, news: Props): Promise<CheckOutcome<Pro
   const problem = settingsProblem();
   if (problem !== undefined) throw new Error(problem);
   // No request: whether the workspace can be locked is the server's to say, at `up` (see create).
-  return validate(workspaceLockInputsSchema, userInputs(news), KIND);
+  // What the program leaves out is filled in (WORKSPACE_LOCK_OMITTED), so the state's inputs say it.
+  return validate(workspaceLockInputsSchema, withFixedValues(WORKSPACE_LOCK_OMITTED, userInputs(news)), KIND);
 }
 
 // ---- diff -----------------------------------------------------------------------------------
@@ -129,7 +131,7 @@ export async function create(inputs: Props): Promise<{ id: string; outs: Workspa
   }
   let workspace: Workspace;
   try {
-    workspace = await client.lockWorkspace(id, declared.reason);
+    workspace = await client.lockWorkspace(id, reason === "" ? undefined : reason);
   } catch (error) {
     workspace = await resolveFailedLock(client, id, reason, error);
   }
@@ -212,7 +214,8 @@ export async function read(id: string, props: Props | undefined): Promise<{ id: 
       `(reason: ${JSON.stringify(workspace.lockedReason ?? "")}), not by this resource. It is not adopted: the next ` +
       "`pulumi up` tries to lock it again and fails while they hold it, and destroy leaves their lock alone.");
   }
-  return { id: workspace.id, props: outs, inputs: inputsOf(state) };
+  // In check's form: what the program leaves out is there as check fills it in.
+  return { id: workspace.id, props: outs, inputs: withFixedValues(WORKSPACE_LOCK_OMITTED, inputsOf(state)) };
 }
 
 // ---- update ---------------------------------------------------------------------------------

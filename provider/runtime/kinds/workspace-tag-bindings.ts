@@ -26,8 +26,10 @@ import { knownOutputs } from "../known-outputs";
 import { createHash } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
 import {
-  MAX_DIRECT_TAG_BINDINGS, tagKeyProblem, workspaceTagBindingsInputsSchema, type WorkspaceTagBindingsInputs,
+  MAX_DIRECT_TAG_BINDINGS, tagKeyProblem, WORKSPACE_TAG_BINDINGS_OMITTED, workspaceTagBindingsInputsSchema,
+  type WorkspaceTagBindingsInputs,
 } from "../../schemas/workspace-tag-bindings";
+import { withFixedValues } from "../../schemas/omission";
 import {
   ForbiddenError, NotFoundError, ValidationError, type EffectiveTagBinding, type TagBinding, type TagBindingInput, type WsbridgeClient,
 } from "../api";
@@ -76,7 +78,8 @@ export type WorkspaceTagBindingsPreview = { [K in keyof WorkspaceTagBindingsOutp
 export async function check(olds: Props, news: Props): Promise<CheckOutcome<Props>> {
   const problem = settingsProblem();
   if (problem !== undefined) throw new Error(problem);
-  const outcome = validate(workspaceTagBindingsInputsSchema, userInputs(news), KIND);
+  // What the program leaves out is filled in (WORKSPACE_TAG_BINDINGS_OMITTED), so the state's inputs say it.
+  const outcome = validate(workspaceTagBindingsInputsSchema, withFixedValues(WORKSPACE_TAG_BINDINGS_OMITTED, userInputs(news)), KIND);
   if (outcome.failures.length > 0 || isUnknown(outcome.inputs)) return outcome;
   const declared = parseChecked(outcome.inputs);
   if (declared.exclusive === true) return outcome;
@@ -207,7 +210,8 @@ export async function read(id: string, props: Props | undefined): Promise<{ id: 
   const outs: WorkspaceTagBindingsOutputs = {
     workspaceId, tags: pick(direct, managed), exclusive, allDirectTags: direct, effectiveTags: effective, __managedKeys: managed,
   };
-  return { id, props: outs, inputs: inputsOf(outs) };
+  // In check's form: what the program leaves out is there as check fills it in.
+  return { id, props: outs, inputs: withFixedValues(WORKSPACE_TAG_BINDINGS_OMITTED, inputsOf(outs)) };
 }
 
 // ---- update ---------------------------------------------------------------------------------

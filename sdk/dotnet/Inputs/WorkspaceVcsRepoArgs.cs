@@ -17,7 +17,7 @@ namespace PulumiWsbridge.Wsbridge.Inputs
     public sealed class WorkspaceVcsRepoArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>
-        /// The branch runs use. Leave it out (or `""`) for the repository's default branch.
+        /// The branch runs use. Left out (or `""`): the repository's default branch.
         /// </summary>
         [Input("branch")]
         public Input<string>? Branch { get; set; }
@@ -36,7 +36,7 @@ namespace PulumiWsbridge.Wsbridge.Inputs
         public Input<string> Identifier { get; set; } = null!;
 
         /// <summary>
-        /// Whether submodules are fetched when cloning. Default false.
+        /// Whether submodules are fetched when cloning. Left out: false.
         /// </summary>
         [Input("ingressSubmodules")]
         public Input<bool>? IngressSubmodules { get; set; }

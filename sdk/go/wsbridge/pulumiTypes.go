@@ -794,14 +794,14 @@ func (o WorkspaceSettingOverwritesDetailsOutput) ExecutionMode() pulumi.BoolOutp
 
 // The version-control repository a workspace runs from.
 type WorkspaceVcsRepo struct {
-	// The branch runs use. Leave it out (or `""`) for the repository's default branch.
+	// The branch runs use. Left out (or `""`): the repository's default branch.
 	Branch *string `pulumi:"branch"`
 	// A GitHub App installation (`ghain-…`) instead of an OAuth token. The service accepts it only on
 	// update, so it can switch an existing repository connection, not make the first one.
 	GithubAppInstallationId *string `pulumi:"githubAppInstallationId"`
 	// The repository: `:org/:repo`, or `:org/:project/_git/:repo` for Azure DevOps.
 	Identifier string `pulumi:"identifier"`
-	// Whether submodules are fetched when cloning. Default false.
+	// Whether submodules are fetched when cloning. Left out: false.
 	IngressSubmodules *bool `pulumi:"ingressSubmodules"`
 	// The OAuth token (`ot-…`) of the VCS connection. Required when the repository is first connected
 	// (at create, or when a workspace without a repository gets one). Never together with `githubAppInstallationId`.
@@ -824,14 +824,14 @@ type WorkspaceVcsRepoInput interface {
 
 // The version-control repository a workspace runs from.
 type WorkspaceVcsRepoArgs struct {
-	// The branch runs use. Leave it out (or `""`) for the repository's default branch.
+	// The branch runs use. Left out (or `""`): the repository's default branch.
 	Branch pulumi.StringPtrInput `pulumi:"branch"`
 	// A GitHub App installation (`ghain-…`) instead of an OAuth token. The service accepts it only on
 	// update, so it can switch an existing repository connection, not make the first one.
 	GithubAppInstallationId pulumi.StringPtrInput `pulumi:"githubAppInstallationId"`
 	// The repository: `:org/:repo`, or `:org/:project/_git/:repo` for Azure DevOps.
 	Identifier pulumi.StringInput `pulumi:"identifier"`
-	// Whether submodules are fetched when cloning. Default false.
+	// Whether submodules are fetched when cloning. Left out: false.
 	IngressSubmodules pulumi.BoolPtrInput `pulumi:"ingressSubmodules"`
 	// The OAuth token (`ot-…`) of the VCS connection. Required when the repository is first connected
 	// (at create, or when a workspace without a repository gets one). Never together with `githubAppInstallationId`.
@@ -919,7 +919,7 @@ func (o WorkspaceVcsRepoOutput) ToWorkspaceVcsRepoPtrOutputWithContext(ctx conte
 	}).(WorkspaceVcsRepoPtrOutput)
 }
 
-// The branch runs use. Leave it out (or `""`) for the repository's default branch.
+// The branch runs use. Left out (or `""`): the repository's default branch.
 func (o WorkspaceVcsRepoOutput) Branch() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v WorkspaceVcsRepo) *string { return v.Branch }).(pulumi.StringPtrOutput)
 }
@@ -935,7 +935,7 @@ func (o WorkspaceVcsRepoOutput) Identifier() pulumi.StringOutput {
 	return o.ApplyT(func(v WorkspaceVcsRepo) string { return v.Identifier }).(pulumi.StringOutput)
 }
 
-// Whether submodules are fetched when cloning. Default false.
+// Whether submodules are fetched when cloning. Left out: false.
 func (o WorkspaceVcsRepoOutput) IngressSubmodules() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v WorkspaceVcsRepo) *bool { return v.IngressSubmodules }).(pulumi.BoolPtrOutput)
 }
@@ -976,7 +976,7 @@ func (o WorkspaceVcsRepoPtrOutput) Elem() WorkspaceVcsRepoOutput {
 	}).(WorkspaceVcsRepoOutput)
 }
 
-// The branch runs use. Leave it out (or `""`) for the repository's default branch.
+// The branch runs use. Left out (or `""`): the repository's default branch.
 func (o WorkspaceVcsRepoPtrOutput) Branch() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *WorkspaceVcsRepo) *string {
 		if v == nil {
@@ -1007,7 +1007,7 @@ func (o WorkspaceVcsRepoPtrOutput) Identifier() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// Whether submodules are fetched when cloning. Default false.
+// Whether submodules are fetched when cloning. Left out: false.
 func (o WorkspaceVcsRepoPtrOutput) IngressSubmodules() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *WorkspaceVcsRepo) *bool {
 		if v == nil {

@@ -14,7 +14,8 @@ import (
 
 // A workspace of the Workspace Management API, with every setting the API lets a client write.
 //
-//   - Only declared properties are managed: leave one out and the provider neither sends nor compares it.
+//   - A property left out means what a create without it gives (its default or the inheritance); one
+//     with no fixed default is not managed while left out (docs/resources/workspace.md).
 //   - Renaming updates in place; changing `organization` replaces the workspace (deleting first, since
 //     names are unique: see docs/resources/workspace.md, "Create and update").
 //   - Destroy uses safe delete unless `forceDelete` is set, so a workspace that still manages resources
@@ -204,37 +205,39 @@ type workspaceArgs struct {
 	// The agent pool (`apool-…`) of the workspace's organization that runs its plans. Required with
 	// `executionMode: "agent"`; refused with `remote`, `local` or `operations: true`.
 	AgentPoolId *string `pulumi:"agentPoolId"`
-	// Whether destroy plans can be queued. Server default true.
+	// Whether destroy plans can be queued. Left out: true.
 	AllowDestroyPlan *bool `pulumi:"allowDestroyPlan"`
 	// Health assessments (drift detection). Hosted edition only (refused at preview against the
-	// self-managed edition); the organization setting `assessments-enforced` may override it. Server default false.
+	// self-managed edition); the organization setting `assessments-enforced` may override it. Left out: not managed.
 	AssessmentsEnabled *bool `pulumi:"assessmentsEnabled"`
-	// Apply automatically after a successful plan, for runs started by VCS, UI or CLI. Server default false.
+	// Apply automatically after a successful plan, for runs started by VCS, UI or CLI. Left out: false.
 	AutoApply *bool `pulumi:"autoApply"`
-	// Apply automatically after a successful plan, for runs started by run triggers. Server default false.
+	// Apply automatically after a successful plan, for runs started by run triggers. Left out: false.
 	AutoApplyRunTrigger *bool `pulumi:"autoApplyRunTrigger"`
 	// Destroy after this long without activity: 1 to 4 digits, greater than 0, then `d` (days) or `h` (hours), e.g. `14d`.
-	// Never together with `autoDestroyAt`.
+	// Never together with `autoDestroyAt`. Left out: the project's (inherited), unless `autoDestroyAt` is declared.
 	AutoDestroyActivityDuration *string `pulumi:"autoDestroyActivityDuration"`
 	// When the next scheduled destroy run happens: an ISO 8601 timestamp with a time zone,
-	// e.g. `2027-01-31T18:00:00Z`. Never together with `autoDestroyActivityDuration`.
+	// e.g. `2027-01-31T18:00:00Z`. Never together with `autoDestroyActivityDuration`. Left out: none.
 	AutoDestroyAt *string `pulumi:"autoDestroyAt"`
-	// Free-text description. `""` clears it.
+	// Free-text description. Left out (or `""`): none.
 	Description *string `pulumi:"description"`
-	// The engine version: an exact version (`1.9.5`) or a constraint (`~> 1.9.0`). Server default: the latest release.
+	// The engine version: an exact version (`1.9.5`) or a constraint (`~> 1.9.0`). Left out: not managed (a
+	// create takes the latest release).
 	EngineVersion *string `pulumi:"engineVersion"`
 	// Where runs execute: `remote`, `local` (state storage only) or `agent` (needs `agentPoolId`).
-	// Never together with the deprecated `operations`. Server default: the organization's (or project's) default.
+	// Never together with the deprecated `operations`. Left out: inherited, the project's (else the organization's) default.
 	//
 	// One of: `remote`, `local`, `agent`.
 	ExecutionMode *string `pulumi:"executionMode"`
-	// Start runs only for changes to files under the trigger prefixes or patterns. Server default true.
+	// Start runs only for changes to files under the trigger prefixes or patterns. Left out: true.
 	FileTriggersEnabled *bool `pulumi:"fileTriggersEnabled"`
 	// When true, destroying this resource force-deletes the workspace even if it still manages
 	// resources (needs the organization owner, or a workspace admin where the organization allows it).
 	// When false (the default), destroy uses safe delete and fails while the workspace manages resources.
 	ForceDelete *bool `pulumi:"forceDelete"`
 	// Let every workspace of the organization read this one's state (else only its remote state consumers).
+	// Left out: not managed (on the self-managed edition its administrators choose the default).
 	GlobalRemoteState *bool `pulumi:"globalRemoteState"`
 	// The workspace's name, unique in its organization: letters, digits, `-` and `_` only.
 	// Renaming updates the workspace in place (the id stays; its URL in the API and UI changes). At most 260 characters.
@@ -249,11 +252,12 @@ type workspaceArgs struct {
 	// needs admin rights on both projects). Leave it out for the organization's default project.
 	ProjectId *string `pulumi:"projectId"`
 	// Let the other workspaces of its project read this one's state (else only its remote state consumers).
-	// Never `true` together with `globalRemoteState: true`. Server default false.
+	// Never `true` together with `globalRemoteState: true`. Left out: not managed.
 	ProjectRemoteState *bool `pulumi:"projectRemoteState"`
-	// Queue runs right after creation, before the first manual run. Server default false.
+	// Queue runs right after creation, before the first manual run. Left out: false.
 	QueueAllRuns *bool `pulumi:"queueAllRuns"`
-	// Which inherited settings the workspace overwrites with its own values.
+	// Which inherited settings the workspace overwrites with its own values. A key left out: `true` where the
+	// program declares that setting (`executionMode`/`operations`, `agentPoolId`), else `false` (inherit).
 	SettingOverwrites *WorkspaceSettingOverwrites `pulumi:"settingOverwrites"`
 	// "Created via <sourceName>" in the service's UI. Set only when the workspace is created: changing it
 	// later fails at preview (it would otherwise need a new workspace). Default `pulumi-wsbridge`.
@@ -261,7 +265,7 @@ type workspaceArgs struct {
 	// An http(s) URL describing what created the workspace, without a `#fragment` (the provider adds its
 	// ownership marker there). Set only when the workspace is created, like `sourceName`.
 	SourceUrl *string `pulumi:"sourceUrl"`
-	// Automatic speculative plans (for example on pull requests). Server default true.
+	// Automatic speculative plans (for example on pull requests). Left out: true.
 	SpeculativeEnabled *bool `pulumi:"speculativeEnabled"`
 	// Key-value tags bound directly to the workspace (at most 10; up to 10 more may come from its project).
 	// This map is the whole set: a key removed here is unbound. Keys and values follow the rules of `WorkspaceTagBindings.tags`.
@@ -270,14 +274,14 @@ type workspaceArgs struct {
 	// A set: order does not matter.
 	TagNames []string `pulumi:"tagNames"`
 	// Glob patterns of the files whose changes start runs, relative to the repository root.
-	// A set: order does not matter. Never non-empty together with `triggerPrefixes`.
+	// A set: order does not matter. Never non-empty together with `triggerPrefixes`. Left out: `[]`.
 	TriggerPatterns []string `pulumi:"triggerPatterns"`
 	// Path prefixes (besides the working directory) whose changes start runs, relative to the repository root.
-	// A set: order does not matter. Never non-empty together with `triggerPatterns`.
+	// A set: order does not matter. Never non-empty together with `triggerPatterns`. Left out: `[]`.
 	TriggerPrefixes []string `pulumi:"triggerPrefixes"`
-	// The repository the workspace runs from. Removing it from the program disconnects the repository.
+	// The repository the workspace runs from. Left out: none (removing it from the program disconnects the repository).
 	VcsRepo *WorkspaceVcsRepo `pulumi:"vcsRepo"`
-	// The directory runs execute in, relative to the repository root. `""` means the root.
+	// The directory runs execute in, relative to the repository root. Left out (or `""`): the root.
 	WorkingDirectory *string `pulumi:"workingDirectory"`
 }
 
@@ -290,37 +294,39 @@ type WorkspaceArgs struct {
 	// The agent pool (`apool-…`) of the workspace's organization that runs its plans. Required with
 	// `executionMode: "agent"`; refused with `remote`, `local` or `operations: true`.
 	AgentPoolId pulumi.StringPtrInput
-	// Whether destroy plans can be queued. Server default true.
+	// Whether destroy plans can be queued. Left out: true.
 	AllowDestroyPlan pulumi.BoolPtrInput
 	// Health assessments (drift detection). Hosted edition only (refused at preview against the
-	// self-managed edition); the organization setting `assessments-enforced` may override it. Server default false.
+	// self-managed edition); the organization setting `assessments-enforced` may override it. Left out: not managed.
 	AssessmentsEnabled pulumi.BoolPtrInput
-	// Apply automatically after a successful plan, for runs started by VCS, UI or CLI. Server default false.
+	// Apply automatically after a successful plan, for runs started by VCS, UI or CLI. Left out: false.
 	AutoApply pulumi.BoolPtrInput
-	// Apply automatically after a successful plan, for runs started by run triggers. Server default false.
+	// Apply automatically after a successful plan, for runs started by run triggers. Left out: false.
 	AutoApplyRunTrigger pulumi.BoolPtrInput
 	// Destroy after this long without activity: 1 to 4 digits, greater than 0, then `d` (days) or `h` (hours), e.g. `14d`.
-	// Never together with `autoDestroyAt`.
+	// Never together with `autoDestroyAt`. Left out: the project's (inherited), unless `autoDestroyAt` is declared.
 	AutoDestroyActivityDuration pulumi.StringPtrInput
 	// When the next scheduled destroy run happens: an ISO 8601 timestamp with a time zone,
-	// e.g. `2027-01-31T18:00:00Z`. Never together with `autoDestroyActivityDuration`.
+	// e.g. `2027-01-31T18:00:00Z`. Never together with `autoDestroyActivityDuration`. Left out: none.
 	AutoDestroyAt pulumi.StringPtrInput
-	// Free-text description. `""` clears it.
+	// Free-text description. Left out (or `""`): none.
 	Description pulumi.StringPtrInput
-	// The engine version: an exact version (`1.9.5`) or a constraint (`~> 1.9.0`). Server default: the latest release.
+	// The engine version: an exact version (`1.9.5`) or a constraint (`~> 1.9.0`). Left out: not managed (a
+	// create takes the latest release).
 	EngineVersion pulumi.StringPtrInput
 	// Where runs execute: `remote`, `local` (state storage only) or `agent` (needs `agentPoolId`).
-	// Never together with the deprecated `operations`. Server default: the organization's (or project's) default.
+	// Never together with the deprecated `operations`. Left out: inherited, the project's (else the organization's) default.
 	//
 	// One of: `remote`, `local`, `agent`.
 	ExecutionMode pulumi.StringPtrInput
-	// Start runs only for changes to files under the trigger prefixes or patterns. Server default true.
+	// Start runs only for changes to files under the trigger prefixes or patterns. Left out: true.
 	FileTriggersEnabled pulumi.BoolPtrInput
 	// When true, destroying this resource force-deletes the workspace even if it still manages
 	// resources (needs the organization owner, or a workspace admin where the organization allows it).
 	// When false (the default), destroy uses safe delete and fails while the workspace manages resources.
 	ForceDelete pulumi.BoolPtrInput
 	// Let every workspace of the organization read this one's state (else only its remote state consumers).
+	// Left out: not managed (on the self-managed edition its administrators choose the default).
 	GlobalRemoteState pulumi.BoolPtrInput
 	// The workspace's name, unique in its organization: letters, digits, `-` and `_` only.
 	// Renaming updates the workspace in place (the id stays; its URL in the API and UI changes). At most 260 characters.
@@ -335,11 +341,12 @@ type WorkspaceArgs struct {
 	// needs admin rights on both projects). Leave it out for the organization's default project.
 	ProjectId pulumi.StringPtrInput
 	// Let the other workspaces of its project read this one's state (else only its remote state consumers).
-	// Never `true` together with `globalRemoteState: true`. Server default false.
+	// Never `true` together with `globalRemoteState: true`. Left out: not managed.
 	ProjectRemoteState pulumi.BoolPtrInput
-	// Queue runs right after creation, before the first manual run. Server default false.
+	// Queue runs right after creation, before the first manual run. Left out: false.
 	QueueAllRuns pulumi.BoolPtrInput
-	// Which inherited settings the workspace overwrites with its own values.
+	// Which inherited settings the workspace overwrites with its own values. A key left out: `true` where the
+	// program declares that setting (`executionMode`/`operations`, `agentPoolId`), else `false` (inherit).
 	SettingOverwrites WorkspaceSettingOverwritesPtrInput
 	// "Created via <sourceName>" in the service's UI. Set only when the workspace is created: changing it
 	// later fails at preview (it would otherwise need a new workspace). Default `pulumi-wsbridge`.
@@ -347,7 +354,7 @@ type WorkspaceArgs struct {
 	// An http(s) URL describing what created the workspace, without a `#fragment` (the provider adds its
 	// ownership marker there). Set only when the workspace is created, like `sourceName`.
 	SourceUrl pulumi.StringPtrInput
-	// Automatic speculative plans (for example on pull requests). Server default true.
+	// Automatic speculative plans (for example on pull requests). Left out: true.
 	SpeculativeEnabled pulumi.BoolPtrInput
 	// Key-value tags bound directly to the workspace (at most 10; up to 10 more may come from its project).
 	// This map is the whole set: a key removed here is unbound. Keys and values follow the rules of `WorkspaceTagBindings.tags`.
@@ -356,14 +363,14 @@ type WorkspaceArgs struct {
 	// A set: order does not matter.
 	TagNames pulumi.StringArrayInput
 	// Glob patterns of the files whose changes start runs, relative to the repository root.
-	// A set: order does not matter. Never non-empty together with `triggerPrefixes`.
+	// A set: order does not matter. Never non-empty together with `triggerPrefixes`. Left out: `[]`.
 	TriggerPatterns pulumi.StringArrayInput
 	// Path prefixes (besides the working directory) whose changes start runs, relative to the repository root.
-	// A set: order does not matter. Never non-empty together with `triggerPatterns`.
+	// A set: order does not matter. Never non-empty together with `triggerPatterns`. Left out: `[]`.
 	TriggerPrefixes pulumi.StringArrayInput
-	// The repository the workspace runs from. Removing it from the program disconnects the repository.
+	// The repository the workspace runs from. Left out: none (removing it from the program disconnects the repository).
 	VcsRepo WorkspaceVcsRepoPtrInput
-	// The directory runs execute in, relative to the repository root. `""` means the root.
+	// The directory runs execute in, relative to the repository root. Left out (or `""`): the root.
 	WorkingDirectory pulumi.StringPtrInput
 }
 

@@ -24,7 +24,7 @@ export interface WorkspaceSettingOverwritesArgs {
  */
 export interface WorkspaceVcsRepoArgs {
     /**
-     * The branch runs use. Leave it out (or `""`) for the repository's default branch.
+     * The branch runs use. Left out (or `""`): the repository's default branch.
      */
     branch?: pulumi.Input<string | undefined>;
     /**
@@ -37,7 +37,7 @@ export interface WorkspaceVcsRepoArgs {
      */
     identifier: pulumi.Input<string>;
     /**
-     * Whether submodules are fetched when cloning. Default false.
+     * Whether submodules are fetched when cloning. Left out: false.
      */
     ingressSubmodules?: pulumi.Input<boolean | undefined>;
     /**

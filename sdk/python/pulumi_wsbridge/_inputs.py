@@ -85,7 +85,7 @@ class WorkspaceVcsRepoArgsDict(TypedDict):
     """
     branch: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    The branch runs use. Leave it out (or `""`) for the repository's default branch.
+    The branch runs use. Left out (or `""`): the repository's default branch.
     """
     github_app_installation_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -94,7 +94,7 @@ class WorkspaceVcsRepoArgsDict(TypedDict):
     """
     ingress_submodules: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     """
-    Whether submodules are fetched when cloning. Default false.
+    Whether submodules are fetched when cloning. Left out: false.
     """
     oauth_token_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -120,10 +120,10 @@ class WorkspaceVcsRepoArgs:
         The version-control repository a workspace runs from.
 
         :param pulumi.Input[_builtins.str] identifier: The repository: `:org/:repo`, or `:org/:project/_git/:repo` for Azure DevOps.
-        :param pulumi.Input[_builtins.str] branch: The branch runs use. Leave it out (or `""`) for the repository's default branch.
+        :param pulumi.Input[_builtins.str] branch: The branch runs use. Left out (or `""`): the repository's default branch.
         :param pulumi.Input[_builtins.str] github_app_installation_id: A GitHub App installation (`ghain-…`) instead of an OAuth token. The service accepts it only on
                update, so it can switch an existing repository connection, not make the first one.
-        :param pulumi.Input[_builtins.bool] ingress_submodules: Whether submodules are fetched when cloning. Default false.
+        :param pulumi.Input[_builtins.bool] ingress_submodules: Whether submodules are fetched when cloning. Left out: false.
         :param pulumi.Input[_builtins.str] oauth_token_id: The OAuth token (`ot-…`) of the VCS connection. Required when the repository is first connected
                (at create, or when a workspace without a repository gets one). Never together with `githubAppInstallationId`.
         :param pulumi.Input[_builtins.str] tags_regex: A regular expression: a pushed Git tag that matches it starts a run. Not with `fileTriggersEnabled: true`
@@ -157,7 +157,7 @@ class WorkspaceVcsRepoArgs:
     @pulumi.getter
     def branch(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        The branch runs use. Leave it out (or `""`) for the repository's default branch.
+        The branch runs use. Left out (or `""`): the repository's default branch.
         """
         return pulumi.get(self, "branch")
 
@@ -182,7 +182,7 @@ class WorkspaceVcsRepoArgs:
     @pulumi.getter(name="ingressSubmodules")
     def ingress_submodules(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Whether submodules are fetched when cloning. Default false.
+        Whether submodules are fetched when cloning. Left out: false.
         """
         return pulumi.get(self, "ingress_submodules")
 

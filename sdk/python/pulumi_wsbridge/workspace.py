@@ -61,26 +61,28 @@ class WorkspaceArgs:
                destroy included) instead of failing. The preview names the workspace it will adopt. Default false.
         :param pulumi.Input[_builtins.str] agent_pool_id: The agent pool (`apool-…`) of the workspace's organization that runs its plans. Required with
                `executionMode: "agent"`; refused with `remote`, `local` or `operations: true`.
-        :param pulumi.Input[_builtins.bool] allow_destroy_plan: Whether destroy plans can be queued. Server default true.
+        :param pulumi.Input[_builtins.bool] allow_destroy_plan: Whether destroy plans can be queued. Left out: true.
         :param pulumi.Input[_builtins.bool] assessments_enabled: Health assessments (drift detection). Hosted edition only (refused at preview against the
-               self-managed edition); the organization setting `assessments-enforced` may override it. Server default false.
-        :param pulumi.Input[_builtins.bool] auto_apply: Apply automatically after a successful plan, for runs started by VCS, UI or CLI. Server default false.
-        :param pulumi.Input[_builtins.bool] auto_apply_run_trigger: Apply automatically after a successful plan, for runs started by run triggers. Server default false.
+               self-managed edition); the organization setting `assessments-enforced` may override it. Left out: not managed.
+        :param pulumi.Input[_builtins.bool] auto_apply: Apply automatically after a successful plan, for runs started by VCS, UI or CLI. Left out: false.
+        :param pulumi.Input[_builtins.bool] auto_apply_run_trigger: Apply automatically after a successful plan, for runs started by run triggers. Left out: false.
         :param pulumi.Input[_builtins.str] auto_destroy_activity_duration: Destroy after this long without activity: 1 to 4 digits, greater than 0, then `d` (days) or `h` (hours), e.g. `14d`.
-               Never together with `autoDestroyAt`.
+               Never together with `autoDestroyAt`. Left out: the project's (inherited), unless `autoDestroyAt` is declared.
         :param pulumi.Input[_builtins.str] auto_destroy_at: When the next scheduled destroy run happens: an ISO 8601 timestamp with a time zone,
-               e.g. `2027-01-31T18:00:00Z`. Never together with `autoDestroyActivityDuration`.
-        :param pulumi.Input[_builtins.str] description: Free-text description. `""` clears it.
-        :param pulumi.Input[_builtins.str] engine_version: The engine version: an exact version (`1.9.5`) or a constraint (`~> 1.9.0`). Server default: the latest release.
+               e.g. `2027-01-31T18:00:00Z`. Never together with `autoDestroyActivityDuration`. Left out: none.
+        :param pulumi.Input[_builtins.str] description: Free-text description. Left out (or `""`): none.
+        :param pulumi.Input[_builtins.str] engine_version: The engine version: an exact version (`1.9.5`) or a constraint (`~> 1.9.0`). Left out: not managed (a
+               create takes the latest release).
         :param pulumi.Input[_builtins.str] execution_mode: Where runs execute: `remote`, `local` (state storage only) or `agent` (needs `agentPoolId`).
-               Never together with the deprecated `operations`. Server default: the organization's (or project's) default.
+               Never together with the deprecated `operations`. Left out: inherited, the project's (else the organization's) default.
                
                One of: `remote`, `local`, `agent`.
-        :param pulumi.Input[_builtins.bool] file_triggers_enabled: Start runs only for changes to files under the trigger prefixes or patterns. Server default true.
+        :param pulumi.Input[_builtins.bool] file_triggers_enabled: Start runs only for changes to files under the trigger prefixes or patterns. Left out: true.
         :param pulumi.Input[_builtins.bool] force_delete: When true, destroying this resource force-deletes the workspace even if it still manages
                resources (needs the organization owner, or a workspace admin where the organization allows it).
                When false (the default), destroy uses safe delete and fails while the workspace manages resources.
         :param pulumi.Input[_builtins.bool] global_remote_state: Let every workspace of the organization read this one's state (else only its remote state consumers).
+               Left out: not managed (on the self-managed edition its administrators choose the default).
         :param pulumi.Input[_builtins.bool] operations: DEPRECATED by the service: use `executionMode` (`true` is `remote`, `false` is `local`).
                Accepted with a warning; never together with `executionMode`.
         :param pulumi.Input[_builtins.str] organization: The organization that owns the workspace. Defaults to the `wsbridge:organization` stack config
@@ -88,24 +90,25 @@ class WorkspaceArgs:
         :param pulumi.Input[_builtins.str] project_id: The project (`prj-…`) to create the workspace in; changing it moves the workspace (an update, which
                needs admin rights on both projects). Leave it out for the organization's default project.
         :param pulumi.Input[_builtins.bool] project_remote_state: Let the other workspaces of its project read this one's state (else only its remote state consumers).
-               Never `true` together with `globalRemoteState: true`. Server default false.
-        :param pulumi.Input[_builtins.bool] queue_all_runs: Queue runs right after creation, before the first manual run. Server default false.
-        :param pulumi.Input['WorkspaceSettingOverwritesArgs'] setting_overwrites: Which inherited settings the workspace overwrites with its own values.
+               Never `true` together with `globalRemoteState: true`. Left out: not managed.
+        :param pulumi.Input[_builtins.bool] queue_all_runs: Queue runs right after creation, before the first manual run. Left out: false.
+        :param pulumi.Input['WorkspaceSettingOverwritesArgs'] setting_overwrites: Which inherited settings the workspace overwrites with its own values. A key left out: `true` where the
+               program declares that setting (`executionMode`/`operations`, `agentPoolId`), else `false` (inherit).
         :param pulumi.Input[_builtins.str] source_name: "Created via <sourceName>" in the service's UI. Set only when the workspace is created: changing it
                later fails at preview (it would otherwise need a new workspace). Default `pulumi-wsbridge`.
         :param pulumi.Input[_builtins.str] source_url: An http(s) URL describing what created the workspace, without a `#fragment` (the provider adds its
                ownership marker there). Set only when the workspace is created, like `sourceName`.
-        :param pulumi.Input[_builtins.bool] speculative_enabled: Automatic speculative plans (for example on pull requests). Server default true.
+        :param pulumi.Input[_builtins.bool] speculative_enabled: Automatic speculative plans (for example on pull requests). Left out: true.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] tag_bindings: Key-value tags bound directly to the workspace (at most 10; up to 10 more may come from its project).
                This map is the whole set: a key removed here is unbound. Keys and values follow the rules of `WorkspaceTagBindings.tags`.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] tag_names: Flat (legacy) tags. This list is the whole set: names removed here are detached. Letters, digits, `:`, `_`, `-`.
                A set: order does not matter.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] trigger_patterns: Glob patterns of the files whose changes start runs, relative to the repository root.
-               A set: order does not matter. Never non-empty together with `triggerPrefixes`.
+               A set: order does not matter. Never non-empty together with `triggerPrefixes`. Left out: `[]`.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] trigger_prefixes: Path prefixes (besides the working directory) whose changes start runs, relative to the repository root.
-               A set: order does not matter. Never non-empty together with `triggerPatterns`.
-        :param pulumi.Input['WorkspaceVcsRepoArgs'] vcs_repo: The repository the workspace runs from. Removing it from the program disconnects the repository.
-        :param pulumi.Input[_builtins.str] working_directory: The directory runs execute in, relative to the repository root. `""` means the root.
+               A set: order does not matter. Never non-empty together with `triggerPatterns`. Left out: `[]`.
+        :param pulumi.Input['WorkspaceVcsRepoArgs'] vcs_repo: The repository the workspace runs from. Left out: none (removing it from the program disconnects the repository).
+        :param pulumi.Input[_builtins.str] working_directory: The directory runs execute in, relative to the repository root. Left out (or `""`): the root.
         """
         pulumi.set(__self__, "name", name)
         if adopt_existing is not None:
@@ -211,7 +214,7 @@ class WorkspaceArgs:
     @pulumi.getter(name="allowDestroyPlan")
     def allow_destroy_plan(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Whether destroy plans can be queued. Server default true.
+        Whether destroy plans can be queued. Left out: true.
         """
         return pulumi.get(self, "allow_destroy_plan")
 
@@ -224,7 +227,7 @@ class WorkspaceArgs:
     def assessments_enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
         Health assessments (drift detection). Hosted edition only (refused at preview against the
-        self-managed edition); the organization setting `assessments-enforced` may override it. Server default false.
+        self-managed edition); the organization setting `assessments-enforced` may override it. Left out: not managed.
         """
         return pulumi.get(self, "assessments_enabled")
 
@@ -236,7 +239,7 @@ class WorkspaceArgs:
     @pulumi.getter(name="autoApply")
     def auto_apply(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Apply automatically after a successful plan, for runs started by VCS, UI or CLI. Server default false.
+        Apply automatically after a successful plan, for runs started by VCS, UI or CLI. Left out: false.
         """
         return pulumi.get(self, "auto_apply")
 
@@ -248,7 +251,7 @@ class WorkspaceArgs:
     @pulumi.getter(name="autoApplyRunTrigger")
     def auto_apply_run_trigger(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Apply automatically after a successful plan, for runs started by run triggers. Server default false.
+        Apply automatically after a successful plan, for runs started by run triggers. Left out: false.
         """
         return pulumi.get(self, "auto_apply_run_trigger")
 
@@ -261,7 +264,7 @@ class WorkspaceArgs:
     def auto_destroy_activity_duration(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Destroy after this long without activity: 1 to 4 digits, greater than 0, then `d` (days) or `h` (hours), e.g. `14d`.
-        Never together with `autoDestroyAt`.
+        Never together with `autoDestroyAt`. Left out: the project's (inherited), unless `autoDestroyAt` is declared.
         """
         return pulumi.get(self, "auto_destroy_activity_duration")
 
@@ -274,7 +277,7 @@ class WorkspaceArgs:
     def auto_destroy_at(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         When the next scheduled destroy run happens: an ISO 8601 timestamp with a time zone,
-        e.g. `2027-01-31T18:00:00Z`. Never together with `autoDestroyActivityDuration`.
+        e.g. `2027-01-31T18:00:00Z`. Never together with `autoDestroyActivityDuration`. Left out: none.
         """
         return pulumi.get(self, "auto_destroy_at")
 
@@ -286,7 +289,7 @@ class WorkspaceArgs:
     @pulumi.getter
     def description(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Free-text description. `""` clears it.
+        Free-text description. Left out (or `""`): none.
         """
         return pulumi.get(self, "description")
 
@@ -298,7 +301,8 @@ class WorkspaceArgs:
     @pulumi.getter(name="engineVersion")
     def engine_version(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        The engine version: an exact version (`1.9.5`) or a constraint (`~> 1.9.0`). Server default: the latest release.
+        The engine version: an exact version (`1.9.5`) or a constraint (`~> 1.9.0`). Left out: not managed (a
+        create takes the latest release).
         """
         return pulumi.get(self, "engine_version")
 
@@ -311,7 +315,7 @@ class WorkspaceArgs:
     def execution_mode(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Where runs execute: `remote`, `local` (state storage only) or `agent` (needs `agentPoolId`).
-        Never together with the deprecated `operations`. Server default: the organization's (or project's) default.
+        Never together with the deprecated `operations`. Left out: inherited, the project's (else the organization's) default.
 
         One of: `remote`, `local`, `agent`.
         """
@@ -325,7 +329,7 @@ class WorkspaceArgs:
     @pulumi.getter(name="fileTriggersEnabled")
     def file_triggers_enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Start runs only for changes to files under the trigger prefixes or patterns. Server default true.
+        Start runs only for changes to files under the trigger prefixes or patterns. Left out: true.
         """
         return pulumi.get(self, "file_triggers_enabled")
 
@@ -352,6 +356,7 @@ class WorkspaceArgs:
     def global_remote_state(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
         Let every workspace of the organization read this one's state (else only its remote state consumers).
+        Left out: not managed (on the self-managed edition its administrators choose the default).
         """
         return pulumi.get(self, "global_remote_state")
 
@@ -403,7 +408,7 @@ class WorkspaceArgs:
     def project_remote_state(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
         Let the other workspaces of its project read this one's state (else only its remote state consumers).
-        Never `true` together with `globalRemoteState: true`. Server default false.
+        Never `true` together with `globalRemoteState: true`. Left out: not managed.
         """
         return pulumi.get(self, "project_remote_state")
 
@@ -415,7 +420,7 @@ class WorkspaceArgs:
     @pulumi.getter(name="queueAllRuns")
     def queue_all_runs(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Queue runs right after creation, before the first manual run. Server default false.
+        Queue runs right after creation, before the first manual run. Left out: false.
         """
         return pulumi.get(self, "queue_all_runs")
 
@@ -427,7 +432,8 @@ class WorkspaceArgs:
     @pulumi.getter(name="settingOverwrites")
     def setting_overwrites(self) -> pulumi.Input[Optional['WorkspaceSettingOverwritesArgs']]:
         """
-        Which inherited settings the workspace overwrites with its own values.
+        Which inherited settings the workspace overwrites with its own values. A key left out: `true` where the
+        program declares that setting (`executionMode`/`operations`, `agentPoolId`), else `false` (inherit).
         """
         return pulumi.get(self, "setting_overwrites")
 
@@ -465,7 +471,7 @@ class WorkspaceArgs:
     @pulumi.getter(name="speculativeEnabled")
     def speculative_enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Automatic speculative plans (for example on pull requests). Server default true.
+        Automatic speculative plans (for example on pull requests). Left out: true.
         """
         return pulumi.get(self, "speculative_enabled")
 
@@ -504,7 +510,7 @@ class WorkspaceArgs:
     def trigger_patterns(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
         Glob patterns of the files whose changes start runs, relative to the repository root.
-        A set: order does not matter. Never non-empty together with `triggerPrefixes`.
+        A set: order does not matter. Never non-empty together with `triggerPrefixes`. Left out: `[]`.
         """
         return pulumi.get(self, "trigger_patterns")
 
@@ -517,7 +523,7 @@ class WorkspaceArgs:
     def trigger_prefixes(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
         Path prefixes (besides the working directory) whose changes start runs, relative to the repository root.
-        A set: order does not matter. Never non-empty together with `triggerPatterns`.
+        A set: order does not matter. Never non-empty together with `triggerPatterns`. Left out: `[]`.
         """
         return pulumi.get(self, "trigger_prefixes")
 
@@ -529,7 +535,7 @@ class WorkspaceArgs:
     @pulumi.getter(name="vcsRepo")
     def vcs_repo(self) -> pulumi.Input[Optional['WorkspaceVcsRepoArgs']]:
         """
-        The repository the workspace runs from. Removing it from the program disconnects the repository.
+        The repository the workspace runs from. Left out: none (removing it from the program disconnects the repository).
         """
         return pulumi.get(self, "vcs_repo")
 
@@ -541,7 +547,7 @@ class WorkspaceArgs:
     @pulumi.getter(name="workingDirectory")
     def working_directory(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        The directory runs execute in, relative to the repository root. `""` means the root.
+        The directory runs execute in, relative to the repository root. Left out (or `""`): the root.
         """
         return pulumi.get(self, "working_directory")
 
@@ -590,7 +596,8 @@ class Workspace(pulumi.CustomResource):
         """
         A workspace of the Workspace Management API, with every setting the API lets a client write.
 
-        - Only declared properties are managed: leave one out and the provider neither sends nor compares it.
+        - A property left out means what a create without it gives (its default or the inheritance); one
+          with no fixed default is not managed while left out (docs/resources/workspace.md).
         - Renaming updates in place; changing `organization` replaces the workspace (deleting first, since
           names are unique: see docs/resources/workspace.md, "Create and update").
         - Destroy uses safe delete unless `forceDelete` is set, so a workspace that still manages resources
@@ -608,26 +615,28 @@ class Workspace(pulumi.CustomResource):
                destroy included) instead of failing. The preview names the workspace it will adopt. Default false.
         :param pulumi.Input[_builtins.str] agent_pool_id: The agent pool (`apool-…`) of the workspace's organization that runs its plans. Required with
                `executionMode: "agent"`; refused with `remote`, `local` or `operations: true`.
-        :param pulumi.Input[_builtins.bool] allow_destroy_plan: Whether destroy plans can be queued. Server default true.
+        :param pulumi.Input[_builtins.bool] allow_destroy_plan: Whether destroy plans can be queued. Left out: true.
         :param pulumi.Input[_builtins.bool] assessments_enabled: Health assessments (drift detection). Hosted edition only (refused at preview against the
-               self-managed edition); the organization setting `assessments-enforced` may override it. Server default false.
-        :param pulumi.Input[_builtins.bool] auto_apply: Apply automatically after a successful plan, for runs started by VCS, UI or CLI. Server default false.
-        :param pulumi.Input[_builtins.bool] auto_apply_run_trigger: Apply automatically after a successful plan, for runs started by run triggers. Server default false.
+               self-managed edition); the organization setting `assessments-enforced` may override it. Left out: not managed.
+        :param pulumi.Input[_builtins.bool] auto_apply: Apply automatically after a successful plan, for runs started by VCS, UI or CLI. Left out: false.
+        :param pulumi.Input[_builtins.bool] auto_apply_run_trigger: Apply automatically after a successful plan, for runs started by run triggers. Left out: false.
         :param pulumi.Input[_builtins.str] auto_destroy_activity_duration: Destroy after this long without activity: 1 to 4 digits, greater than 0, then `d` (days) or `h` (hours), e.g. `14d`.
-               Never together with `autoDestroyAt`.
+               Never together with `autoDestroyAt`. Left out: the project's (inherited), unless `autoDestroyAt` is declared.
         :param pulumi.Input[_builtins.str] auto_destroy_at: When the next scheduled destroy run happens: an ISO 8601 timestamp with a time zone,
-               e.g. `2027-01-31T18:00:00Z`. Never together with `autoDestroyActivityDuration`.
-        :param pulumi.Input[_builtins.str] description: Free-text description. `""` clears it.
-        :param pulumi.Input[_builtins.str] engine_version: The engine version: an exact version (`1.9.5`) or a constraint (`~> 1.9.0`). Server default: the latest release.
+               e.g. `2027-01-31T18:00:00Z`. Never together with `autoDestroyActivityDuration`. Left out: none.
+        :param pulumi.Input[_builtins.str] description: Free-text description. Left out (or `""`): none.
+        :param pulumi.Input[_builtins.str] engine_version: The engine version: an exact version (`1.9.5`) or a constraint (`~> 1.9.0`). Left out: not managed (a
+               create takes the latest release).
         :param pulumi.Input[_builtins.str] execution_mode: Where runs execute: `remote`, `local` (state storage only) or `agent` (needs `agentPoolId`).
-               Never together with the deprecated `operations`. Server default: the organization's (or project's) default.
+               Never together with the deprecated `operations`. Left out: inherited, the project's (else the organization's) default.
                
                One of: `remote`, `local`, `agent`.
-        :param pulumi.Input[_builtins.bool] file_triggers_enabled: Start runs only for changes to files under the trigger prefixes or patterns. Server default true.
+        :param pulumi.Input[_builtins.bool] file_triggers_enabled: Start runs only for changes to files under the trigger prefixes or patterns. Left out: true.
         :param pulumi.Input[_builtins.bool] force_delete: When true, destroying this resource force-deletes the workspace even if it still manages
                resources (needs the organization owner, or a workspace admin where the organization allows it).
                When false (the default), destroy uses safe delete and fails while the workspace manages resources.
         :param pulumi.Input[_builtins.bool] global_remote_state: Let every workspace of the organization read this one's state (else only its remote state consumers).
+               Left out: not managed (on the self-managed edition its administrators choose the default).
         :param pulumi.Input[_builtins.str] name: The workspace's name, unique in its organization: letters, digits, `-` and `_` only.
                Renaming updates the workspace in place (the id stays; its URL in the API and UI changes). At most 260 characters.
         :param pulumi.Input[_builtins.bool] operations: DEPRECATED by the service: use `executionMode` (`true` is `remote`, `false` is `local`).
@@ -637,24 +646,25 @@ class Workspace(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] project_id: The project (`prj-…`) to create the workspace in; changing it moves the workspace (an update, which
                needs admin rights on both projects). Leave it out for the organization's default project.
         :param pulumi.Input[_builtins.bool] project_remote_state: Let the other workspaces of its project read this one's state (else only its remote state consumers).
-               Never `true` together with `globalRemoteState: true`. Server default false.
-        :param pulumi.Input[_builtins.bool] queue_all_runs: Queue runs right after creation, before the first manual run. Server default false.
-        :param pulumi.Input[Union['WorkspaceSettingOverwritesArgs', 'WorkspaceSettingOverwritesArgsDict']] setting_overwrites: Which inherited settings the workspace overwrites with its own values.
+               Never `true` together with `globalRemoteState: true`. Left out: not managed.
+        :param pulumi.Input[_builtins.bool] queue_all_runs: Queue runs right after creation, before the first manual run. Left out: false.
+        :param pulumi.Input[Union['WorkspaceSettingOverwritesArgs', 'WorkspaceSettingOverwritesArgsDict']] setting_overwrites: Which inherited settings the workspace overwrites with its own values. A key left out: `true` where the
+               program declares that setting (`executionMode`/`operations`, `agentPoolId`), else `false` (inherit).
         :param pulumi.Input[_builtins.str] source_name: "Created via <sourceName>" in the service's UI. Set only when the workspace is created: changing it
                later fails at preview (it would otherwise need a new workspace). Default `pulumi-wsbridge`.
         :param pulumi.Input[_builtins.str] source_url: An http(s) URL describing what created the workspace, without a `#fragment` (the provider adds its
                ownership marker there). Set only when the workspace is created, like `sourceName`.
-        :param pulumi.Input[_builtins.bool] speculative_enabled: Automatic speculative plans (for example on pull requests). Server default true.
+        :param pulumi.Input[_builtins.bool] speculative_enabled: Automatic speculative plans (for example on pull requests). Left out: true.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] tag_bindings: Key-value tags bound directly to the workspace (at most 10; up to 10 more may come from its project).
                This map is the whole set: a key removed here is unbound. Keys and values follow the rules of `WorkspaceTagBindings.tags`.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] tag_names: Flat (legacy) tags. This list is the whole set: names removed here are detached. Letters, digits, `:`, `_`, `-`.
                A set: order does not matter.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] trigger_patterns: Glob patterns of the files whose changes start runs, relative to the repository root.
-               A set: order does not matter. Never non-empty together with `triggerPrefixes`.
+               A set: order does not matter. Never non-empty together with `triggerPrefixes`. Left out: `[]`.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] trigger_prefixes: Path prefixes (besides the working directory) whose changes start runs, relative to the repository root.
-               A set: order does not matter. Never non-empty together with `triggerPatterns`.
-        :param pulumi.Input[Union['WorkspaceVcsRepoArgs', 'WorkspaceVcsRepoArgsDict']] vcs_repo: The repository the workspace runs from. Removing it from the program disconnects the repository.
-        :param pulumi.Input[_builtins.str] working_directory: The directory runs execute in, relative to the repository root. `""` means the root.
+               A set: order does not matter. Never non-empty together with `triggerPatterns`. Left out: `[]`.
+        :param pulumi.Input[Union['WorkspaceVcsRepoArgs', 'WorkspaceVcsRepoArgsDict']] vcs_repo: The repository the workspace runs from. Left out: none (removing it from the program disconnects the repository).
+        :param pulumi.Input[_builtins.str] working_directory: The directory runs execute in, relative to the repository root. Left out (or `""`): the root.
         """
         ...
     @overload
@@ -665,7 +675,8 @@ class Workspace(pulumi.CustomResource):
         """
         A workspace of the Workspace Management API, with every setting the API lets a client write.
 
-        - Only declared properties are managed: leave one out and the provider neither sends nor compares it.
+        - A property left out means what a create without it gives (its default or the inheritance); one
+          with no fixed default is not managed while left out (docs/resources/workspace.md).
         - Renaming updates in place; changing `organization` replaces the workspace (deleting first, since
           names are unique: see docs/resources/workspace.md, "Create and update").
         - Destroy uses safe delete unless `forceDelete` is set, so a workspace that still manages resources

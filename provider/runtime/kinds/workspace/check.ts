@@ -1,6 +1,7 @@
 // check: the inputs' rules (schemas/workspace.ts), the organization default, and the read-only checks
 // that need the server (the edition, what adoptExisting will take).
-import { workspaceInputsSchema } from "../../../schemas/workspace";
+import { withFixedValues } from "../../../schemas/omission";
+import { derivedSettingOverwrites, WORKSPACE_OMITTED, workspaceInputsSchema } from "../../../schemas/workspace";
 import type { WsbridgeClient } from "../../api";
 import { settingsProblem, sharedClient, withDefaultOrganization } from "../../config";
 import { type CheckOutcome, isUnknown, type Props, userInputs, validate } from "../../lifecycle";
@@ -13,7 +14,9 @@ export async function check(olds: Props, news: Props): Promise<CheckOutcome<Prop
   // A setting that cannot work fails the preview, naming it, before anything is planned.
   const problem = settingsProblem();
   if (problem !== undefined) throw new Error(problem);
-  const { inputs, missing } = withDefaultOrganization(userInputs(news));
+  const { inputs: given, missing } = withDefaultOrganization(userInputs(news));
+  // What the program leaves out means one thing, whatever the stack's history (WORKSPACE_OMITTED).
+  const inputs = withOmissionsFilled(given);
   // Sets in one canonical order, so a reordered list is not an input change (the CLI shows input changes).
   for (const key of SET_INPUTS) {
     const list = inputs[key];
@@ -39,6 +42,17 @@ export async function check(olds: Props, news: Props): Promise<CheckOutcome<Prop
   const named = namedOutputsOf(news);
   if (marker === undefined && named.length === 0) return outcome;
   return { inputs: { ...outcome.inputs, ...internalInputs(marker, named) }, failures: outcome.failures };
+}
+
+/**
+ * The inputs with every fixed value the program leaves out filled in, and settingOverwrites derived
+ * (an execution mode or agent pool left out is inherited): the state's inputs then show what the
+ * workspace will hold, and a line removed from the program previews as the restore it is.
+ */
+export function withOmissionsFilled(inputs: Props): Props {
+  const filled = withFixedValues(WORKSPACE_OMITTED, inputs);
+  const overwrites = derivedSettingOverwrites(filled);
+  return overwrites === undefined || isUnknown(filled.settingOverwrites) ? filled : { ...filled, settingOverwrites: overwrites };
 }
 
 /**

@@ -1,9 +1,17 @@
 // How a declared input compares with the server's value (what the API treats alike compares equal), and
 // which inputs a program declares: what diff, update, read and the previews judge changes by.
 import { isUnknown, type Props } from "../../lifecycle";
-import { type CheckedWorkspaceInputs, CREATE_ONLY, OPTIONAL_INPUTS, type OptionalInput, PARTIAL_OBJECTS } from "./fields";
+import {
+  type CheckedWorkspaceInputs, CREATE_ONLY, OPTIONAL_INPUTS, type OptionalInput, PARTIAL_OBJECTS,
+  RESTORED_WHEN_OMITTED, type RestoredInput,
+} from "./fields";
 
-/** The optional inputs (and `name`) whose declared value differs from the server's, plus a dropped `vcsRepo`. */
+/**
+ * The optional inputs (and `name`) whose declared value differs from the server's, and the inputs left
+ * out whose omission the server does not hold (schemas/workspace.ts, WORKSPACE_OMITTED). Check has
+ * filled in every fixed value and settingOverwrites, so what is still left out is either restored
+ * (RESTORED_WHEN_OMITTED) or not managed at all.
+ */
 export function changedInputs(olds: Props, news: Props): string[] {
   const keys: string[] = [];
   if (changed(olds.name, news.name)) keys.push("name");
@@ -12,14 +20,38 @@ export function changedInputs(olds: Props, news: Props): string[] {
     if (declared === undefined) continue;
     if (isUnknown(declared) || !sameValue(key, declared, olds[key])) keys.push(key);
   }
-  // A property left out of the program is no longer managed: an update that sends nothing but records
-  // it (else a later refresh would bring it back into the inputs). Leaving vcsRepo out disconnects the
-  // repository instead.
+  for (const key of RESTORED_WHEN_OMITTED) if (news[key] === undefined && !holdsOmitted(key, olds, news)) keys.push(key);
+  // An execution mode or agent pool of the workspace's own that the program leaves out goes: inherited
+  // again (settingOverwrites says so) or, for a pool, dropped with the mode it belonged to. Shown as the
+  // removal of the input the state holds it by (read reports an own mode or pool the program leaves
+  // out; `operations` where the program declared that spelling) beside the change that makes it.
   const previously = declaredInputsOf(olds);
-  for (const key of OPTIONAL_INPUTS) {
-    if (news[key] === undefined && previously.has(key) && (key !== "vcsRepo" || (olds.vcsRepo !== null && olds.vcsRepo !== undefined))) keys.push(key);
-  }
+  const overwrites = (news.settingOverwrites ?? {}) as Props;
+  const held = (olds.settingOverwrites ?? {}) as Props;
+  const inheritsAgain = (overwrite: string): boolean => keys.includes("settingOverwrites") && overwrites[overwrite] === false && held[overwrite] !== false;
+  const modeKey = previously.has("operations") ? "operations" : "executionMode";
+  if (news.executionMode === undefined && news.operations === undefined && inheritsAgain("executionMode")) keys.push(modeKey);
+  const ownPool = olds.agentPoolId !== null && olds.agentPoolId !== undefined;
+  if (news.agentPoolId === undefined && ownPool && (inheritsAgain("agentPool") || keys.includes("executionMode"))) keys.push("agentPoolId");
   return keys;
+}
+
+/** Whether leaving `key` out is restored by an update (sent as null). */
+export function isRestored(key: string): key is RestoredInput {
+  return (RESTORED_WHEN_OMITTED as readonly string[]).includes(key);
+}
+
+/** Whether the server (its last report, `server`) holds what leaving `key` out of `news` means. */
+export function holdsOmitted(key: RestoredInput, server: Props, news: Props): boolean {
+  switch (key) {
+    case "vcsRepo": return server.vcsRepo === null || server.vcsRepo === undefined;
+    case "autoDestroyAt": return server.autoDestroyAt === null || server.autoDestroyAt === undefined;
+    // The project's duration, unless a time is declared (the server then holds no duration of its own).
+    // A workspace with no duration of its own is only away from it through its own time, which that restores.
+    case "autoDestroyActivityDuration":
+      return news.autoDestroyAt !== undefined || server.inheritsProjectAutoDestroy !== false ||
+        server.autoDestroyActivityDuration === null || server.autoDestroyActivityDuration === undefined;
+  }
 }
 export function changed(before: unknown, after: unknown): boolean {
   return isUnknown(after) || before !== after;
@@ -59,6 +91,10 @@ export function comparable(key: string, value: unknown): string {
       return JSON.stringify(Object.entries((value ?? {}) as Record<string, string>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     case "forceDelete": case "adoptExisting":
       return String(value === true);
+    // Objects of settings: the order of their keys carries no meaning.
+    case "settingOverwrites": case "vcsRepo":
+      return value === null || value === undefined ? "null"
+        : JSON.stringify(Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     default:
       return JSON.stringify(value ?? null);
   }

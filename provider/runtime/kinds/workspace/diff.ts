@@ -33,15 +33,17 @@ export async function diff(_id: string, state: Props, news: Props): Promise<Diff
 
 /**
  * Where each changed input changes (plugin route, `pulumi preview --diff`): a set's member, a map's
- * key, a declared sub-key of vcsRepo or settingOverwrites; a property no longer declared is a change
- * of the inputs only (nothing is sent), except vcsRepo, whose removal disconnects the repository.
+ * key, a declared sub-key of vcsRepo or settingOverwrites. An input left out that the update restores
+ * (a repository disconnected, an auto-destroy cleared or inherited, a mode or pool of the workspace's
+ * own inherited again beside settingOverwrites) is a delete of the server's value.
  */
 export function changePaths(olds: Props, news: Props, updates: readonly string[]): PropertyChange[] {
   const paths: PropertyChange[] = [];
   for (const key of updates) {
     const declared = news[key];
     if (declared === undefined) {
-      paths.push(key === "vcsRepo" ? { path: key, kind: "delete", replace: false } : { path: key, kind: "delete", replace: false, inputDiff: true });
+      // The server's value goes (against the last report: the input may never have been declared).
+      paths.push({ path: key, kind: "delete", replace: false });
       continue;
     }
     if (isUnknown(declared) || key === "name") {

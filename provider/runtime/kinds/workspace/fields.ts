@@ -124,3 +124,13 @@ export type OptionalInput = (typeof OPTIONAL_INPUTS)[number];
 export const SET_INPUTS = ["triggerPatterns", "triggerPrefixes", "tagNames"] as const;
 /** Inputs whose value is an object of independent settings: only the declared keys are managed. */
 export const PARTIAL_OBJECTS = ["vcsRepo", "settingOverwrites"] as const;
+/**
+ * Inputs whose omission an update restores by sending null (schemas/workspace.ts, WORKSPACE_OMITTED:
+ * "none", or inherited from the project): check cannot fill them in, so diff compares the server with
+ * what leaving them out means. (The execution mode and agent pool are inherited through
+ * settingOverwrites, which check fills in.)
+ */
+export const RESTORED_WHEN_OMITTED = ["vcsRepo", "autoDestroyAt", "autoDestroyActivityDuration"] as const;
+export type RestoredInput = (typeof RESTORED_WHEN_OMITTED)[number];
+/** Inherited through settingOverwrites when left out: the key of settingOverwrites that says so. */
+export const INHERITED_THROUGH_OVERWRITES = { executionMode: "executionMode", operations: "executionMode", agentPoolId: "agentPool" } as const;

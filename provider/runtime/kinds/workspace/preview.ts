@@ -6,7 +6,7 @@ import { sharedClient } from "../../config";
 import { knownOutputs } from "../../known-outputs";
 import { isUnknown, type Props, UNKNOWN, userInputs } from "../../lifecycle";
 import { ownerFragmentOf, withoutOwnerFragment } from "../../ownership";
-import { changedInputs, declaredKeys } from "./compare";
+import { changedInputs, declaredKeys, isRestored } from "./compare";
 import {
   KIND, OPTIONAL_INPUTS, PROVIDER_INPUTS, SERVER_INPUTS, SOURCE_NAME, WORKSPACE_REPORT_KEYS,
   type CheckedWorkspaceInputs, type WorkspaceOutputs, type WorkspaceReport, type WorkspaceState,
@@ -26,7 +26,7 @@ export const ALSO_ALTERS: Partial<Record<string, readonly (keyof WorkspaceReport
   executionMode: ["settingOverwrites", "agentPoolId", "operations"],
   agentPoolId: ["settingOverwrites", "executionMode"],
   operations: ["executionMode", "settingOverwrites", "agentPoolId"],
-  settingOverwrites: ["executionMode", "agentPoolId"],
+  settingOverwrites: ["executionMode", "agentPoolId", "operations"],
   assessmentsEnabled: ["assessmentsEnabled"], // the organization's assessments-enforced may override it
   autoDestroyAt: ["autoDestroyAt", "autoDestroyStatus", "autoDestroyActivityDuration", "inheritsProjectAutoDestroy"],
   autoDestroyActivityDuration: ["autoDestroyAt", "autoDestroyStatus", "inheritsProjectAutoDestroy"],
@@ -90,20 +90,22 @@ export async function previewUpdate(id: string, state: Props, news: Props): Prom
       report[key] = asOutput(key, value);
     } else if (key === "tagNames" && value !== undefined) {
       report.tagNames = asOutput(key, value);
-    } else if (key === "vcsRepo" && value === undefined) {
-      report.vcsRepo = null; // dropped: disconnected
     } else if (key === "executionMode" && value !== undefined && declared.settingOverwrites?.executionMode !== false) {
       report.executionMode = asOutput(key, value);
     } else if (value !== undefined && !(PROVIDER_INPUTS as readonly string[]).includes(key)) {
       report[key] = UNKNOWN;
     }
     for (const other of ALSO_ALTERS[key] ?? []) if (!(STORED_AS_DECLARED as readonly string[]).includes(other) || declared[other as keyof CheckedWorkspaceInputs] === undefined) report[other] = UNKNOWN;
+    // Left out and restored: no repository, no scheduled destroy; an inherited duration, mode or pool is
+    // the project's or organization's (unknown here).
+    if (value === undefined && isRestored(key)) report[key] = key === "autoDestroyActivityDuration" ? UNKNOWN : null;
+    else if (value === undefined && key !== "name") report[key] = UNKNOWN;
   }
   report.forceDelete = declared.forceDelete === true;
   report.adoptExisting = declared.adoptExisting === true;
   // The update's PATCH (anything but flat tags, provider switches and dropped declarations) moves the timestamps.
   const patched = changedKeys.some((key) => key === "name" || ((SERVER_INPUTS as readonly string[]).includes(key) && key !== "tagNames" &&
-    (declared[key as keyof CheckedWorkspaceInputs] !== undefined || key === "vcsRepo")));
+    (declared[key as keyof CheckedWorkspaceInputs] !== undefined || isRestored(key))));
   if (patched) {
     report.updatedAt = UNKNOWN;
     report.latestChangeAt = UNKNOWN;

@@ -8,7 +8,7 @@ import { type Props, userInputs, withoutProvider } from "../../lifecycle";
 import { parseOwnerUrl, withoutOwnerFragment } from "../../ownership";
 import { declaredKeys } from "./compare";
 import {
-  type CheckedWorkspaceInputs, type EffectiveTagBindingOutput, KIND, OPTIONAL_INPUTS, type WorkspaceOutputs,
+  type CheckedWorkspaceInputs, type EffectiveTagBindingOutput, KIND, OPTIONAL_INPUTS, type VcsRepoOutput, type WorkspaceOutputs,
   type WorkspaceReport, type WorkspaceState,
 } from "./fields";
 
@@ -92,6 +92,18 @@ export function switchesOf(state: Props): Pick<CheckedWorkspaceInputs, "forceDel
     ...(state.adoptExisting === true && { adoptExisting: true }),
   };
 }
+/** A connected repository as a program declares it: the identifier, the credential, and what is set. */
+export function repositoryInput(repo: Pick<VcsRepoOutput, "identifier" | "oauthTokenId" | "githubAppInstallationId" | "branch" | "tagsRegex"> & { ingressSubmodules: boolean | null }): Props {
+  const own = (value: unknown): value is string => typeof value === "string" && value !== "";
+  return {
+    identifier: repo.identifier,
+    ...(own(repo.oauthTokenId) ? { oauthTokenId: repo.oauthTokenId } : own(repo.githubAppInstallationId) && { githubAppInstallationId: repo.githubAppInstallationId }),
+    ...(own(repo.branch) && { branch: repo.branch }),
+    ...(repo.ingressSubmodules === true && { ingressSubmodules: true }),
+    ...(own(repo.tagsRegex) && { tagsRegex: repo.tagsRegex }),
+  };
+}
+
 export function effectiveBindingsOf(bindings: readonly EffectiveTagBinding[]): EffectiveTagBindingOutput[] {
   return bindings
     .map((b) => ({ key: b.key, value: b.value, inheritedFrom: b.inheritedFrom ? b.inheritedFrom.id ?? b.inheritedFrom.link : null }))

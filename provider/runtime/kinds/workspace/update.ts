@@ -3,7 +3,7 @@ import { ForbiddenError, NotFoundError, type Workspace, type WorkspaceUpdateOpti
 import { sharedClient } from "../../config";
 import type { Props } from "../../lifecycle";
 import { assertServesTheApi } from "../../serves-the-api";
-import { changedInputs } from "./compare";
+import { changedInputs, isRestored } from "./compare";
 import {
   type CheckedWorkspaceInputs, KIND, READ, SERVER_INPUTS, type ServerInput, type WorkspaceOutputs,
   type WorkspaceState,
@@ -57,12 +57,17 @@ export async function explainedUpdateFailure(client: WsbridgeClient, id: string,
  */
 export async function reconcile(client: WsbridgeClient, id: string, declared: CheckedWorkspaceInputs, current: WorkspaceOutputs): Promise<Workspace> {
   const changedKeys = changedInputs(current as unknown as Props, declared as unknown as Props);
-  // A dropped property sends nothing, except vcsRepo (null disconnects the repository).
-  const sent = (k: ServerInput): boolean => changedKeys.includes(k) && (declared[k] !== undefined || k === "vcsRepo");
+  // An input left out is sent only where its omission is restored (null: RESTORED_WHEN_OMITTED); a
+  // mode or pool left out is inherited through settingOverwrites, which check filled in.
+  const sent = (k: ServerInput): boolean => changedKeys.includes(k) && (declared[k] !== undefined || isRestored(k));
   // The service resets setting-overwrites to true for what an update gives a value for (an execution
   // mode, an agent pool), so declared overwrites go along with those, or they would not hold.
   const resetsOverwrites = declared.settingOverwrites !== undefined && (["executionMode", "operations", "agentPoolId"] as const).some(sent);
-  const attributes = SERVER_INPUTS.filter((k) => k !== "tagNames" && (sent(k) || (k === "settingOverwrites" && resetsOverwrites)));
+  // And the reverse: the service takes setting-overwrites.execution-mode true only beside the mode itself.
+  const ownMode = (sent("settingOverwrites") || resetsOverwrites) && declared.settingOverwrites?.executionMode === true;
+  const modeKey = declared.operations !== undefined ? "operations" : "executionMode";
+  const attributes = SERVER_INPUTS.filter((k) => k !== "tagNames" &&
+    (sent(k) || (k === "settingOverwrites" && resetsOverwrites) || (k === modeKey && ownMode && declared[k] !== undefined)));
   const flatTags = changedKeys.includes("tagNames") && declared.tagNames !== undefined;
   const options: WorkspaceUpdateOptions = {
     ...(changedKeys.includes("name") && { name: declared.name }),
@@ -76,12 +81,14 @@ export async function reconcile(client: WsbridgeClient, id: string, declared: Ch
   return workspace;
 }
 
-/** The request options for `keys`, from the declared inputs. A dropped vcsRepo is sent as null. */
+/** The request options for `keys`, from the declared inputs. An input left out that is restored is sent as null. */
 export function serverOptions(declared: CheckedWorkspaceInputs, keys: readonly ServerInput[], current: WorkspaceOutputs | null): WorkspaceUpdateOptions {
   const o: WorkspaceUpdateOptions = {};
   for (const key of keys) {
     switch (key) {
       case "vcsRepo": o.vcsRepo = declared.vcsRepo ?? null; break;
+      case "autoDestroyAt": o.autoDestroyAt = declared.autoDestroyAt ?? null; break;
+      case "autoDestroyActivityDuration": o.autoDestroyActivityDuration = declared.autoDestroyActivityDuration ?? null; break;
       case "tagBindings": o.tagBindings = Object.entries(declared.tagBindings ?? {}).map(([k, value]) => (value === "" ? { key: k } : { key: k, value })); break;
       case "tagNames": break; // C6/C7, see applyFlatTags
       case "settingOverwrites": o.settingOverwrites = { ...declared.settingOverwrites }; break;

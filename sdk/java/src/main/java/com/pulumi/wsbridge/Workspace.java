@@ -26,7 +26,8 @@ import javax.annotation.Nullable;
 /**
  * A workspace of the Workspace Management API, with every setting the API lets a client write.
  * 
- * - Only declared properties are managed: leave one out and the provider neither sends nor compares it.
+ * - A property left out means what a create without it gives (its default or the inheritance); one
+ *   with no fixed default is not managed while left out (docs/resources/workspace.md).
  * - Renaming updates in place; changing `organization` replaces the workspace (deleting first, since
  *   names are unique: see docs/resources/workspace.md, &#34;Create and update&#34;).
  * - Destroy uses safe delete unless `forceDelete` is set, so a workspace that still manages resources

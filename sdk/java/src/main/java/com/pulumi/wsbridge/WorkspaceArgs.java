@@ -58,14 +58,14 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Whether destroy plans can be queued. Server default true.
+     * Whether destroy plans can be queued. Left out: true.
      * 
      */
     @Import(name="allowDestroyPlan")
     private @Nullable Output<Boolean> allowDestroyPlan;
 
     /**
-     * @return Whether destroy plans can be queued. Server default true.
+     * @return Whether destroy plans can be queued. Left out: true.
      * 
      */
     public Optional<Output<Boolean>> allowDestroyPlan() {
@@ -74,7 +74,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
 
     /**
      * Health assessments (drift detection). Hosted edition only (refused at preview against the
-     * self-managed edition); the organization setting `assessments-enforced` may override it. Server default false.
+     * self-managed edition); the organization setting `assessments-enforced` may override it. Left out: not managed.
      * 
      */
     @Import(name="assessmentsEnabled")
@@ -82,7 +82,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
 
     /**
      * @return Health assessments (drift detection). Hosted edition only (refused at preview against the
-     * self-managed edition); the organization setting `assessments-enforced` may override it. Server default false.
+     * self-managed edition); the organization setting `assessments-enforced` may override it. Left out: not managed.
      * 
      */
     public Optional<Output<Boolean>> assessmentsEnabled() {
@@ -90,14 +90,14 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Apply automatically after a successful plan, for runs started by VCS, UI or CLI. Server default false.
+     * Apply automatically after a successful plan, for runs started by VCS, UI or CLI. Left out: false.
      * 
      */
     @Import(name="autoApply")
     private @Nullable Output<Boolean> autoApply;
 
     /**
-     * @return Apply automatically after a successful plan, for runs started by VCS, UI or CLI. Server default false.
+     * @return Apply automatically after a successful plan, for runs started by VCS, UI or CLI. Left out: false.
      * 
      */
     public Optional<Output<Boolean>> autoApply() {
@@ -105,14 +105,14 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Apply automatically after a successful plan, for runs started by run triggers. Server default false.
+     * Apply automatically after a successful plan, for runs started by run triggers. Left out: false.
      * 
      */
     @Import(name="autoApplyRunTrigger")
     private @Nullable Output<Boolean> autoApplyRunTrigger;
 
     /**
-     * @return Apply automatically after a successful plan, for runs started by run triggers. Server default false.
+     * @return Apply automatically after a successful plan, for runs started by run triggers. Left out: false.
      * 
      */
     public Optional<Output<Boolean>> autoApplyRunTrigger() {
@@ -121,7 +121,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
 
     /**
      * Destroy after this long without activity: 1 to 4 digits, greater than 0, then `d` (days) or `h` (hours), e.g. `14d`.
-     * Never together with `autoDestroyAt`.
+     * Never together with `autoDestroyAt`. Left out: the project&#39;s (inherited), unless `autoDestroyAt` is declared.
      * 
      */
     @Import(name="autoDestroyActivityDuration")
@@ -129,7 +129,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
 
     /**
      * @return Destroy after this long without activity: 1 to 4 digits, greater than 0, then `d` (days) or `h` (hours), e.g. `14d`.
-     * Never together with `autoDestroyAt`.
+     * Never together with `autoDestroyAt`. Left out: the project&#39;s (inherited), unless `autoDestroyAt` is declared.
      * 
      */
     public Optional<Output<String>> autoDestroyActivityDuration() {
@@ -138,7 +138,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
 
     /**
      * When the next scheduled destroy run happens: an ISO 8601 timestamp with a time zone,
-     * e.g. `2027-01-31T18:00:00Z`. Never together with `autoDestroyActivityDuration`.
+     * e.g. `2027-01-31T18:00:00Z`. Never together with `autoDestroyActivityDuration`. Left out: none.
      * 
      */
     @Import(name="autoDestroyAt")
@@ -146,7 +146,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
 
     /**
      * @return When the next scheduled destroy run happens: an ISO 8601 timestamp with a time zone,
-     * e.g. `2027-01-31T18:00:00Z`. Never together with `autoDestroyActivityDuration`.
+     * e.g. `2027-01-31T18:00:00Z`. Never together with `autoDestroyActivityDuration`. Left out: none.
      * 
      */
     public Optional<Output<String>> autoDestroyAt() {
@@ -154,14 +154,14 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Free-text description. `&#34;&#34;` clears it.
+     * Free-text description. Left out (or `&#34;&#34;`): none.
      * 
      */
     @Import(name="description")
     private @Nullable Output<String> description;
 
     /**
-     * @return Free-text description. `&#34;&#34;` clears it.
+     * @return Free-text description. Left out (or `&#34;&#34;`): none.
      * 
      */
     public Optional<Output<String>> description() {
@@ -169,14 +169,16 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * The engine version: an exact version (`1.9.5`) or a constraint (`~&gt; 1.9.0`). Server default: the latest release.
+     * The engine version: an exact version (`1.9.5`) or a constraint (`~&gt; 1.9.0`). Left out: not managed (a
+     * create takes the latest release).
      * 
      */
     @Import(name="engineVersion")
     private @Nullable Output<String> engineVersion;
 
     /**
-     * @return The engine version: an exact version (`1.9.5`) or a constraint (`~&gt; 1.9.0`). Server default: the latest release.
+     * @return The engine version: an exact version (`1.9.5`) or a constraint (`~&gt; 1.9.0`). Left out: not managed (a
+     * create takes the latest release).
      * 
      */
     public Optional<Output<String>> engineVersion() {
@@ -185,7 +187,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
 
     /**
      * Where runs execute: `remote`, `local` (state storage only) or `agent` (needs `agentPoolId`).
-     * Never together with the deprecated `operations`. Server default: the organization&#39;s (or project&#39;s) default.
+     * Never together with the deprecated `operations`. Left out: inherited, the project&#39;s (else the organization&#39;s) default.
      * 
      * One of: `remote`, `local`, `agent`.
      * 
@@ -195,7 +197,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
 
     /**
      * @return Where runs execute: `remote`, `local` (state storage only) or `agent` (needs `agentPoolId`).
-     * Never together with the deprecated `operations`. Server default: the organization&#39;s (or project&#39;s) default.
+     * Never together with the deprecated `operations`. Left out: inherited, the project&#39;s (else the organization&#39;s) default.
      * 
      * One of: `remote`, `local`, `agent`.
      * 
@@ -205,14 +207,14 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Start runs only for changes to files under the trigger prefixes or patterns. Server default true.
+     * Start runs only for changes to files under the trigger prefixes or patterns. Left out: true.
      * 
      */
     @Import(name="fileTriggersEnabled")
     private @Nullable Output<Boolean> fileTriggersEnabled;
 
     /**
-     * @return Start runs only for changes to files under the trigger prefixes or patterns. Server default true.
+     * @return Start runs only for changes to files under the trigger prefixes or patterns. Left out: true.
      * 
      */
     public Optional<Output<Boolean>> fileTriggersEnabled() {
@@ -240,6 +242,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
 
     /**
      * Let every workspace of the organization read this one&#39;s state (else only its remote state consumers).
+     * Left out: not managed (on the self-managed edition its administrators choose the default).
      * 
      */
     @Import(name="globalRemoteState")
@@ -247,6 +250,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
 
     /**
      * @return Let every workspace of the organization read this one&#39;s state (else only its remote state consumers).
+     * Left out: not managed (on the self-managed edition its administrators choose the default).
      * 
      */
     public Optional<Output<Boolean>> globalRemoteState() {
@@ -323,7 +327,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
 
     /**
      * Let the other workspaces of its project read this one&#39;s state (else only its remote state consumers).
-     * Never `true` together with `globalRemoteState: true`. Server default false.
+     * Never `true` together with `globalRemoteState: true`. Left out: not managed.
      * 
      */
     @Import(name="projectRemoteState")
@@ -331,7 +335,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
 
     /**
      * @return Let the other workspaces of its project read this one&#39;s state (else only its remote state consumers).
-     * Never `true` together with `globalRemoteState: true`. Server default false.
+     * Never `true` together with `globalRemoteState: true`. Left out: not managed.
      * 
      */
     public Optional<Output<Boolean>> projectRemoteState() {
@@ -339,14 +343,14 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Queue runs right after creation, before the first manual run. Server default false.
+     * Queue runs right after creation, before the first manual run. Left out: false.
      * 
      */
     @Import(name="queueAllRuns")
     private @Nullable Output<Boolean> queueAllRuns;
 
     /**
-     * @return Queue runs right after creation, before the first manual run. Server default false.
+     * @return Queue runs right after creation, before the first manual run. Left out: false.
      * 
      */
     public Optional<Output<Boolean>> queueAllRuns() {
@@ -354,14 +358,16 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Which inherited settings the workspace overwrites with its own values.
+     * Which inherited settings the workspace overwrites with its own values. A key left out: `true` where the
+     * program declares that setting (`executionMode`/`operations`, `agentPoolId`), else `false` (inherit).
      * 
      */
     @Import(name="settingOverwrites")
     private @Nullable Output<WorkspaceSettingOverwritesArgs> settingOverwrites;
 
     /**
-     * @return Which inherited settings the workspace overwrites with its own values.
+     * @return Which inherited settings the workspace overwrites with its own values. A key left out: `true` where the
+     * program declares that setting (`executionMode`/`operations`, `agentPoolId`), else `false` (inherit).
      * 
      */
     public Optional<Output<WorkspaceSettingOverwritesArgs>> settingOverwrites() {
@@ -403,14 +409,14 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Automatic speculative plans (for example on pull requests). Server default true.
+     * Automatic speculative plans (for example on pull requests). Left out: true.
      * 
      */
     @Import(name="speculativeEnabled")
     private @Nullable Output<Boolean> speculativeEnabled;
 
     /**
-     * @return Automatic speculative plans (for example on pull requests). Server default true.
+     * @return Automatic speculative plans (for example on pull requests). Left out: true.
      * 
      */
     public Optional<Output<Boolean>> speculativeEnabled() {
@@ -453,7 +459,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
 
     /**
      * Glob patterns of the files whose changes start runs, relative to the repository root.
-     * A set: order does not matter. Never non-empty together with `triggerPrefixes`.
+     * A set: order does not matter. Never non-empty together with `triggerPrefixes`. Left out: `[]`.
      * 
      */
     @Import(name="triggerPatterns")
@@ -461,7 +467,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
 
     /**
      * @return Glob patterns of the files whose changes start runs, relative to the repository root.
-     * A set: order does not matter. Never non-empty together with `triggerPrefixes`.
+     * A set: order does not matter. Never non-empty together with `triggerPrefixes`. Left out: `[]`.
      * 
      */
     public Optional<Output<List<String>>> triggerPatterns() {
@@ -470,7 +476,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
 
     /**
      * Path prefixes (besides the working directory) whose changes start runs, relative to the repository root.
-     * A set: order does not matter. Never non-empty together with `triggerPatterns`.
+     * A set: order does not matter. Never non-empty together with `triggerPatterns`. Left out: `[]`.
      * 
      */
     @Import(name="triggerPrefixes")
@@ -478,7 +484,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
 
     /**
      * @return Path prefixes (besides the working directory) whose changes start runs, relative to the repository root.
-     * A set: order does not matter. Never non-empty together with `triggerPatterns`.
+     * A set: order does not matter. Never non-empty together with `triggerPatterns`. Left out: `[]`.
      * 
      */
     public Optional<Output<List<String>>> triggerPrefixes() {
@@ -486,14 +492,14 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * The repository the workspace runs from. Removing it from the program disconnects the repository.
+     * The repository the workspace runs from. Left out: none (removing it from the program disconnects the repository).
      * 
      */
     @Import(name="vcsRepo")
     private @Nullable Output<WorkspaceVcsRepoArgs> vcsRepo;
 
     /**
-     * @return The repository the workspace runs from. Removing it from the program disconnects the repository.
+     * @return The repository the workspace runs from. Left out: none (removing it from the program disconnects the repository).
      * 
      */
     public Optional<Output<WorkspaceVcsRepoArgs>> vcsRepo() {
@@ -501,14 +507,14 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * The directory runs execute in, relative to the repository root. `&#34;&#34;` means the root.
+     * The directory runs execute in, relative to the repository root. Left out (or `&#34;&#34;`): the root.
      * 
      */
     @Import(name="workingDirectory")
     private @Nullable Output<String> workingDirectory;
 
     /**
-     * @return The directory runs execute in, relative to the repository root. `&#34;&#34;` means the root.
+     * @return The directory runs execute in, relative to the repository root. Left out (or `&#34;&#34;`): the root.
      * 
      */
     public Optional<Output<String>> workingDirectory() {
@@ -617,7 +623,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param allowDestroyPlan Whether destroy plans can be queued. Server default true.
+         * @param allowDestroyPlan Whether destroy plans can be queued. Left out: true.
          * 
          * @return builder
          * 
@@ -628,7 +634,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param allowDestroyPlan Whether destroy plans can be queued. Server default true.
+         * @param allowDestroyPlan Whether destroy plans can be queued. Left out: true.
          * 
          * @return builder
          * 
@@ -639,7 +645,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
 
         /**
          * @param assessmentsEnabled Health assessments (drift detection). Hosted edition only (refused at preview against the
-         * self-managed edition); the organization setting `assessments-enforced` may override it. Server default false.
+         * self-managed edition); the organization setting `assessments-enforced` may override it. Left out: not managed.
          * 
          * @return builder
          * 
@@ -651,7 +657,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
 
         /**
          * @param assessmentsEnabled Health assessments (drift detection). Hosted edition only (refused at preview against the
-         * self-managed edition); the organization setting `assessments-enforced` may override it. Server default false.
+         * self-managed edition); the organization setting `assessments-enforced` may override it. Left out: not managed.
          * 
          * @return builder
          * 
@@ -661,7 +667,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param autoApply Apply automatically after a successful plan, for runs started by VCS, UI or CLI. Server default false.
+         * @param autoApply Apply automatically after a successful plan, for runs started by VCS, UI or CLI. Left out: false.
          * 
          * @return builder
          * 
@@ -672,7 +678,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param autoApply Apply automatically after a successful plan, for runs started by VCS, UI or CLI. Server default false.
+         * @param autoApply Apply automatically after a successful plan, for runs started by VCS, UI or CLI. Left out: false.
          * 
          * @return builder
          * 
@@ -682,7 +688,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param autoApplyRunTrigger Apply automatically after a successful plan, for runs started by run triggers. Server default false.
+         * @param autoApplyRunTrigger Apply automatically after a successful plan, for runs started by run triggers. Left out: false.
          * 
          * @return builder
          * 
@@ -693,7 +699,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param autoApplyRunTrigger Apply automatically after a successful plan, for runs started by run triggers. Server default false.
+         * @param autoApplyRunTrigger Apply automatically after a successful plan, for runs started by run triggers. Left out: false.
          * 
          * @return builder
          * 
@@ -704,7 +710,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
 
         /**
          * @param autoDestroyActivityDuration Destroy after this long without activity: 1 to 4 digits, greater than 0, then `d` (days) or `h` (hours), e.g. `14d`.
-         * Never together with `autoDestroyAt`.
+         * Never together with `autoDestroyAt`. Left out: the project&#39;s (inherited), unless `autoDestroyAt` is declared.
          * 
          * @return builder
          * 
@@ -716,7 +722,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
 
         /**
          * @param autoDestroyActivityDuration Destroy after this long without activity: 1 to 4 digits, greater than 0, then `d` (days) or `h` (hours), e.g. `14d`.
-         * Never together with `autoDestroyAt`.
+         * Never together with `autoDestroyAt`. Left out: the project&#39;s (inherited), unless `autoDestroyAt` is declared.
          * 
          * @return builder
          * 
@@ -727,7 +733,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
 
         /**
          * @param autoDestroyAt When the next scheduled destroy run happens: an ISO 8601 timestamp with a time zone,
-         * e.g. `2027-01-31T18:00:00Z`. Never together with `autoDestroyActivityDuration`.
+         * e.g. `2027-01-31T18:00:00Z`. Never together with `autoDestroyActivityDuration`. Left out: none.
          * 
          * @return builder
          * 
@@ -739,7 +745,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
 
         /**
          * @param autoDestroyAt When the next scheduled destroy run happens: an ISO 8601 timestamp with a time zone,
-         * e.g. `2027-01-31T18:00:00Z`. Never together with `autoDestroyActivityDuration`.
+         * e.g. `2027-01-31T18:00:00Z`. Never together with `autoDestroyActivityDuration`. Left out: none.
          * 
          * @return builder
          * 
@@ -749,7 +755,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param description Free-text description. `&#34;&#34;` clears it.
+         * @param description Free-text description. Left out (or `&#34;&#34;`): none.
          * 
          * @return builder
          * 
@@ -760,7 +766,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param description Free-text description. `&#34;&#34;` clears it.
+         * @param description Free-text description. Left out (or `&#34;&#34;`): none.
          * 
          * @return builder
          * 
@@ -770,7 +776,8 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param engineVersion The engine version: an exact version (`1.9.5`) or a constraint (`~&gt; 1.9.0`). Server default: the latest release.
+         * @param engineVersion The engine version: an exact version (`1.9.5`) or a constraint (`~&gt; 1.9.0`). Left out: not managed (a
+         * create takes the latest release).
          * 
          * @return builder
          * 
@@ -781,7 +788,8 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param engineVersion The engine version: an exact version (`1.9.5`) or a constraint (`~&gt; 1.9.0`). Server default: the latest release.
+         * @param engineVersion The engine version: an exact version (`1.9.5`) or a constraint (`~&gt; 1.9.0`). Left out: not managed (a
+         * create takes the latest release).
          * 
          * @return builder
          * 
@@ -792,7 +800,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
 
         /**
          * @param executionMode Where runs execute: `remote`, `local` (state storage only) or `agent` (needs `agentPoolId`).
-         * Never together with the deprecated `operations`. Server default: the organization&#39;s (or project&#39;s) default.
+         * Never together with the deprecated `operations`. Left out: inherited, the project&#39;s (else the organization&#39;s) default.
          * 
          * One of: `remote`, `local`, `agent`.
          * 
@@ -806,7 +814,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
 
         /**
          * @param executionMode Where runs execute: `remote`, `local` (state storage only) or `agent` (needs `agentPoolId`).
-         * Never together with the deprecated `operations`. Server default: the organization&#39;s (or project&#39;s) default.
+         * Never together with the deprecated `operations`. Left out: inherited, the project&#39;s (else the organization&#39;s) default.
          * 
          * One of: `remote`, `local`, `agent`.
          * 
@@ -818,7 +826,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param fileTriggersEnabled Start runs only for changes to files under the trigger prefixes or patterns. Server default true.
+         * @param fileTriggersEnabled Start runs only for changes to files under the trigger prefixes or patterns. Left out: true.
          * 
          * @return builder
          * 
@@ -829,7 +837,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param fileTriggersEnabled Start runs only for changes to files under the trigger prefixes or patterns. Server default true.
+         * @param fileTriggersEnabled Start runs only for changes to files under the trigger prefixes or patterns. Left out: true.
          * 
          * @return builder
          * 
@@ -865,6 +873,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
 
         /**
          * @param globalRemoteState Let every workspace of the organization read this one&#39;s state (else only its remote state consumers).
+         * Left out: not managed (on the self-managed edition its administrators choose the default).
          * 
          * @return builder
          * 
@@ -876,6 +885,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
 
         /**
          * @param globalRemoteState Let every workspace of the organization read this one&#39;s state (else only its remote state consumers).
+         * Left out: not managed (on the self-managed edition its administrators choose the default).
          * 
          * @return builder
          * 
@@ -978,7 +988,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
 
         /**
          * @param projectRemoteState Let the other workspaces of its project read this one&#39;s state (else only its remote state consumers).
-         * Never `true` together with `globalRemoteState: true`. Server default false.
+         * Never `true` together with `globalRemoteState: true`. Left out: not managed.
          * 
          * @return builder
          * 
@@ -990,7 +1000,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
 
         /**
          * @param projectRemoteState Let the other workspaces of its project read this one&#39;s state (else only its remote state consumers).
-         * Never `true` together with `globalRemoteState: true`. Server default false.
+         * Never `true` together with `globalRemoteState: true`. Left out: not managed.
          * 
          * @return builder
          * 
@@ -1000,7 +1010,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param queueAllRuns Queue runs right after creation, before the first manual run. Server default false.
+         * @param queueAllRuns Queue runs right after creation, before the first manual run. Left out: false.
          * 
          * @return builder
          * 
@@ -1011,7 +1021,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param queueAllRuns Queue runs right after creation, before the first manual run. Server default false.
+         * @param queueAllRuns Queue runs right after creation, before the first manual run. Left out: false.
          * 
          * @return builder
          * 
@@ -1021,7 +1031,8 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param settingOverwrites Which inherited settings the workspace overwrites with its own values.
+         * @param settingOverwrites Which inherited settings the workspace overwrites with its own values. A key left out: `true` where the
+         * program declares that setting (`executionMode`/`operations`, `agentPoolId`), else `false` (inherit).
          * 
          * @return builder
          * 
@@ -1032,7 +1043,8 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param settingOverwrites Which inherited settings the workspace overwrites with its own values.
+         * @param settingOverwrites Which inherited settings the workspace overwrites with its own values. A key left out: `true` where the
+         * program declares that setting (`executionMode`/`operations`, `agentPoolId`), else `false` (inherit).
          * 
          * @return builder
          * 
@@ -1088,7 +1100,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param speculativeEnabled Automatic speculative plans (for example on pull requests). Server default true.
+         * @param speculativeEnabled Automatic speculative plans (for example on pull requests). Left out: true.
          * 
          * @return builder
          * 
@@ -1099,7 +1111,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param speculativeEnabled Automatic speculative plans (for example on pull requests). Server default true.
+         * @param speculativeEnabled Automatic speculative plans (for example on pull requests). Left out: true.
          * 
          * @return builder
          * 
@@ -1167,7 +1179,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
 
         /**
          * @param triggerPatterns Glob patterns of the files whose changes start runs, relative to the repository root.
-         * A set: order does not matter. Never non-empty together with `triggerPrefixes`.
+         * A set: order does not matter. Never non-empty together with `triggerPrefixes`. Left out: `[]`.
          * 
          * @return builder
          * 
@@ -1179,7 +1191,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
 
         /**
          * @param triggerPatterns Glob patterns of the files whose changes start runs, relative to the repository root.
-         * A set: order does not matter. Never non-empty together with `triggerPrefixes`.
+         * A set: order does not matter. Never non-empty together with `triggerPrefixes`. Left out: `[]`.
          * 
          * @return builder
          * 
@@ -1190,7 +1202,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
 
         /**
          * @param triggerPatterns Glob patterns of the files whose changes start runs, relative to the repository root.
-         * A set: order does not matter. Never non-empty together with `triggerPrefixes`.
+         * A set: order does not matter. Never non-empty together with `triggerPrefixes`. Left out: `[]`.
          * 
          * @return builder
          * 
@@ -1201,7 +1213,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
 
         /**
          * @param triggerPrefixes Path prefixes (besides the working directory) whose changes start runs, relative to the repository root.
-         * A set: order does not matter. Never non-empty together with `triggerPatterns`.
+         * A set: order does not matter. Never non-empty together with `triggerPatterns`. Left out: `[]`.
          * 
          * @return builder
          * 
@@ -1213,7 +1225,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
 
         /**
          * @param triggerPrefixes Path prefixes (besides the working directory) whose changes start runs, relative to the repository root.
-         * A set: order does not matter. Never non-empty together with `triggerPatterns`.
+         * A set: order does not matter. Never non-empty together with `triggerPatterns`. Left out: `[]`.
          * 
          * @return builder
          * 
@@ -1224,7 +1236,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
 
         /**
          * @param triggerPrefixes Path prefixes (besides the working directory) whose changes start runs, relative to the repository root.
-         * A set: order does not matter. Never non-empty together with `triggerPatterns`.
+         * A set: order does not matter. Never non-empty together with `triggerPatterns`. Left out: `[]`.
          * 
          * @return builder
          * 
@@ -1234,7 +1246,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param vcsRepo The repository the workspace runs from. Removing it from the program disconnects the repository.
+         * @param vcsRepo The repository the workspace runs from. Left out: none (removing it from the program disconnects the repository).
          * 
          * @return builder
          * 
@@ -1245,7 +1257,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param vcsRepo The repository the workspace runs from. Removing it from the program disconnects the repository.
+         * @param vcsRepo The repository the workspace runs from. Left out: none (removing it from the program disconnects the repository).
          * 
          * @return builder
          * 
@@ -1255,7 +1267,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param workingDirectory The directory runs execute in, relative to the repository root. `&#34;&#34;` means the root.
+         * @param workingDirectory The directory runs execute in, relative to the repository root. Left out (or `&#34;&#34;`): the root.
          * 
          * @return builder
          * 
@@ -1266,7 +1278,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param workingDirectory The directory runs execute in, relative to the repository root. `&#34;&#34;` means the root.
+         * @param workingDirectory The directory runs execute in, relative to the repository root. Left out (or `&#34;&#34;`): the root.
          * 
          * @return builder
          * 

@@ -22,14 +22,14 @@ public final class WorkspaceVcsRepoArgs extends com.pulumi.resources.ResourceArg
     public static final WorkspaceVcsRepoArgs Empty = new WorkspaceVcsRepoArgs();
 
     /**
-     * The branch runs use. Leave it out (or `&#34;&#34;`) for the repository&#39;s default branch.
+     * The branch runs use. Left out (or `&#34;&#34;`): the repository&#39;s default branch.
      * 
      */
     @Import(name="branch")
     private @Nullable Output<String> branch;
 
     /**
-     * @return The branch runs use. Leave it out (or `&#34;&#34;`) for the repository&#39;s default branch.
+     * @return The branch runs use. Left out (or `&#34;&#34;`): the repository&#39;s default branch.
      * 
      */
     public Optional<Output<String>> branch() {
@@ -69,14 +69,14 @@ public final class WorkspaceVcsRepoArgs extends com.pulumi.resources.ResourceArg
     }
 
     /**
-     * Whether submodules are fetched when cloning. Default false.
+     * Whether submodules are fetched when cloning. Left out: false.
      * 
      */
     @Import(name="ingressSubmodules")
     private @Nullable Output<Boolean> ingressSubmodules;
 
     /**
-     * @return Whether submodules are fetched when cloning. Default false.
+     * @return Whether submodules are fetched when cloning. Left out: false.
      * 
      */
     public Optional<Output<Boolean>> ingressSubmodules() {
@@ -147,7 +147,7 @@ public final class WorkspaceVcsRepoArgs extends com.pulumi.resources.ResourceArg
         }
 
         /**
-         * @param branch The branch runs use. Leave it out (or `&#34;&#34;`) for the repository&#39;s default branch.
+         * @param branch The branch runs use. Left out (or `&#34;&#34;`): the repository&#39;s default branch.
          * 
          * @return builder
          * 
@@ -158,7 +158,7 @@ public final class WorkspaceVcsRepoArgs extends com.pulumi.resources.ResourceArg
         }
 
         /**
-         * @param branch The branch runs use. Leave it out (or `&#34;&#34;`) for the repository&#39;s default branch.
+         * @param branch The branch runs use. Left out (or `&#34;&#34;`): the repository&#39;s default branch.
          * 
          * @return builder
          * 
@@ -212,7 +212,7 @@ public final class WorkspaceVcsRepoArgs extends com.pulumi.resources.ResourceArg
         }
 
         /**
-         * @param ingressSubmodules Whether submodules are fetched when cloning. Default false.
+         * @param ingressSubmodules Whether submodules are fetched when cloning. Left out: false.
          * 
          * @return builder
          * 
@@ -223,7 +223,7 @@ public final class WorkspaceVcsRepoArgs extends com.pulumi.resources.ResourceArg
         }
 
         /**
-         * @param ingressSubmodules Whether submodules are fetched when cloning. Default false.
+         * @param ingressSubmodules Whether submodules are fetched when cloning. Left out: false.
          * 
          * @return builder
          * 
