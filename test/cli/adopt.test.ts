@@ -7,6 +7,8 @@
 // byte. The TypeScript and Go programs, and adopting again into an owned stack: adopt-day-two.test.ts.
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { parse as parseYaml } from "yaml";
+import { WORKSPACE_OMITTED } from "../../provider/schemas/workspace";
 import { seedEstate, type EstateManifest } from "../support/adopt-estate";
 import { runAdopt, type AdoptRun } from "../support/adopt-run";
 import { adoptable, adoptableConsumers, consumersInState, stateObjects } from "../support/adoptable";
@@ -16,6 +18,7 @@ import {
 } from "../support/yaml-import-project";
 
 const WORKSPACES = 200;
+
 const LONG_MS = 20 * 60_000;
 
 interface Adopted {
@@ -45,6 +48,17 @@ async function adoptAndPreview(e2e: RealCliEmulator, adopted: Adopted, stack: st
   const run = await adoptReadOnly(e2e, estate, ["--out", project.dir, "--project-name", project.name, ...args]);
   expect({ code: run.code, stderr: run.stderr.split("\n").filter((l) => !l.startsWith("reading ")).join("\n") }).toEqual({ code: 0, stderr: "" });
   await project.initStack(stack, { address: e2e.emulator.url, token: estate.tokens.readOnly, organization: estate.organization });
+  // Only the inputs that differ from what leaving them out means (issue 40): no Workspace declares a
+  // setting at its fixed value when left out. What the program costs to read is printed.
+  const text = fs.readFileSync(path.join(project.dir, "Pulumi.yaml"), "utf8");
+  const declared = Object.values((parseYaml(text) as { resources: Record<string, { type: string; properties: Record<string, unknown> }> }).resources)
+    .filter((r) => r.type === "wsbridge:index:Workspace");
+  const atDefault = declared.flatMap((r) => Object.entries(WORKSPACE_OMITTED)
+    .filter(([key, o]) => o.means === "value" && !key.includes(".") && JSON.stringify(r.properties[key]) === JSON.stringify(o.value))
+    .map(([key]) => `${String(r.properties["name"])}.${key}`));
+  expect(atDefault).toEqual([]);
+  const lines = text.split("\n").length;
+  console.log(`adopt, stack ${stack}: Pulumi.yaml has ${lines} lines for ${declared.length} workspaces and what hangs off them (${(lines / declared.length).toFixed(1)} per workspace)`);
   const expected = adoptable(estate, selected);
   const consumers = adoptableConsumers(estate, selected);
   const up = await project.ok(["up", "--stack", stack, "--yes", "--skip-preview"]);
