@@ -88,16 +88,20 @@ export function comparable(key: string, value: unknown): string {
     case "triggerPatterns": case "triggerPrefixes": case "tagNames":
       return JSON.stringify(Array.isArray(value) ? [...(value as string[])].sort() : []);
     case "tagBindings":
-      return JSON.stringify(Object.entries((value ?? {}) as Record<string, string>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+      return JSON.stringify(byKey((value ?? {}) as Record<string, unknown>));
     case "forceDelete": case "adoptExisting":
       return String(value === true);
     // Objects of settings: the order of their keys carries no meaning.
     case "settingOverwrites": case "vcsRepo":
-      return value === null || value === undefined ? "null"
-        : JSON.stringify(Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+      return value === null || value === undefined ? "null" : JSON.stringify(byKey(value as Record<string, unknown>));
     default:
       return JSON.stringify(value ?? null);
   }
+}
+
+/** An object's entries (undefined left out) in key order. */
+function byKey(object: Record<string, unknown>): [string, unknown][] {
+  return Object.entries(object).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 export function declaredInputsOf(state: Props): Set<string> {
   const recorded = state.__declaredInputs;

@@ -55,8 +55,8 @@ export function declaredInputsFrom(outs: WorkspaceOutputs, declared: Set<string>
       const own = spelled ? (values[key] as Props) : Object.fromEntries(Object.keys(heldProps)
         .filter((sub) => declared.has(`${key}.${sub}`) && heldProps[sub] !== null && heldProps[sub] !== undefined).map((sub) => [sub, heldProps[sub]]));
       // The sub-keys check fills in, as the server holds them.
-      const filled = Object.entries(WORKSPACE_OMITTED).flatMap(([path, o]) => path.startsWith("vcsRepo.") && o.means === "value" ? [[path.slice(8), o.value] as const] : []);
-      inputs[key] = { ...own, ...Object.fromEntries(filled.filter(([sub]) => own[sub] === undefined).map(([sub, value]) => [sub, asInput(`vcsRepo.${sub}`, heldProps[sub], value)])) };
+      const filled = REPO_FIXED_VALUES.filter(([sub]) => own[sub] === undefined).map(([sub, value]) => [sub, asInput(`vcsRepo.${sub}`, heldProps[sub], value)]);
+      inputs[key] = { ...own, ...Object.fromEntries(filled) };
     } else if (spelled) {
       inputs[key] = values[key];
     } else {
@@ -66,6 +66,10 @@ export function declaredInputsFrom(outs: WorkspaceOutputs, declared: Set<string>
   }
   return inputs;
 }
+
+/** The keys of a declared repository that check fills in, with their values. */
+const REPO_FIXED_VALUES = Object.entries(WORKSPACE_OMITTED as Readonly<Record<string, Omission>>)
+  .flatMap(([path, o]) => (path.startsWith("vcsRepo.") && o.means === "value" ? [[path.slice("vcsRepo.".length), o.value] as const] : []));
 
 function omissionOf(path: string): Omission | undefined {
   return (WORKSPACE_OMITTED as Readonly<Record<string, Omission>>)[path];
