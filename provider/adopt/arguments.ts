@@ -56,8 +56,8 @@ Output:
                            holds what it declared, only what is new is added (a batch), and nothing
                            you wrote is changed; the stack's state says what it holds
   --stack NAME             that stack (default: the folder's selected stack), read with \`pulumi\`
-  --language yaml|typescript|go   default yaml (runs with the plugin alone; \`pulumi convert\` turns it
-                           into any language); a later run keeps the folder's
+  --language LANGUAGE      yaml (the default: runs with the plugin alone, and \`pulumi convert\` turns it
+                           into any language), typescript, python or go; a later run keeps the folder's
   --project-name NAME      the Pulumi project's name (default: <organization>-estate)
   --concurrency N          reads in flight at once, 1 to 64 (default 8); the rate limit paces them
   -h, --help               this text

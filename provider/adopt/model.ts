@@ -86,6 +86,18 @@ export function isCommentedLiteral(value: InputValue): value is CommentedLiteral
   return typeof value === "object" && value !== null && !Array.isArray(value) && (value as { kind?: unknown }).kind === "literal";
 }
 
+/** The names of the resources other resources of `resources` refer to (the ones a program needs a variable for). */
+export function referencedResources(resources: readonly { readonly inputs: Readonly<Record<string, InputValue>> }[]): Set<string> {
+  const referenced = new Set<string>();
+  const collect = (value: InputValue): void => {
+    if (isRef(value)) referenced.add(value.resource);
+    else if (Array.isArray(value)) value.forEach(collect);
+    else if (typeof value === "object" && value !== null && !isCommentedLiteral(value)) Object.values(value).forEach(collect);
+  };
+  resources.forEach((r) => Object.values(r.inputs).forEach(collect));
+  return referenced;
+}
+
 export interface PlannedResource {
   readonly kind: AdoptedKind;
   /** The resource's name in the program (its URN's last part): readable and stable. */

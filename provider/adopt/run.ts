@@ -201,7 +201,7 @@ function legacyRecord(out: string, project: string): WrittenRecord | undefined {
   const first = project.split("\n", 1)[0];
   if (first !== MARKER && first !== OLDER_MARKER) return undefined;
   const runtime = /^runtime:\s*(\S+)/m.exec(project)?.[1];
-  const language: Language = runtime === "nodejs" ? "typescript" : runtime === "go" ? "go" : "yaml";
+  const language: Language = runtime === "nodejs" ? "typescript" : runtime === "go" ? "go" : runtime === "python" ? "python" : "yaml";
   let resources: RecordedResource[] = [];
   try {
     const report = JSON.parse(fs.readFileSync(path.join(out, REPORT_JSON), "utf8")) as { resources?: RecordedResource[] };

@@ -81,7 +81,7 @@ describe("what it reads", () => {
   });
 
   test("a re-run on the same organization writes the same files, byte for byte, in every language", async () => {
-    for (const language of ["yaml", "typescript", "go"]) {
+    for (const language of ["yaml", "typescript", "python", "go"]) {
       const out = outDir(`again-${language}`);
       expect((await runAdopt(["--out", out, "--language", language], env())).code).toBe(0);
       const first = filesIn(out);
@@ -164,7 +164,7 @@ describe("how it fails: a sentence, exit 1 (2 for usage), and nothing written", 
     failsWith(["--project", "nope"], env(), 1, /^--project "nope" names no project of the organization \(it has .*"Default Project".*\)\.$/));
   test("an unknown flag, and a bad value", async () => {
     await failsWith(["--frobnicate"], env(), 2, /^Unknown argument "--frobnicate"\. See wsbridge adopt --help\.$/);
-    await failsWith(["--language", "cobol"], env(), 2, /^--language must be one of yaml, typescript, go, got "cobol"\.$/);
+    await failsWith(["--language", "cobol"], env(), 2, /^--language must be one of yaml, typescript, python, go, got "cobol"\.$/);
     await failsWith(["--concurrency", "0"], env(), 2, /^--concurrency must be a whole number from 1 to 64, got "0"\.$/);
   });
 

@@ -2,12 +2,14 @@
 // references and literal ids, and each language's spelling of values a program could misread.
 import { workspace } from "../support/workspace-fixture";
 import type { Estate } from "../../provider/adopt/model";
+import type { Workspace } from "../../provider/runtime/api";
 import { camelCase, uniqueNames, variableNames } from "../../provider/adopt/names";
 import { planAdoption } from "../../provider/adopt/plan";
 import { globPattern, selector, EVERYTHING } from "../../provider/adopt/selection";
 import { yamlProgram } from "../../provider/adopt/program/yaml";
 import { typescriptProgram } from "../../provider/adopt/program/typescript";
 import { goProgram, type PackageSchema } from "../../provider/adopt/program/go";
+import { pythonName, pythonProgram } from "../../provider/adopt/program/python";
 import { packageSchemaText } from "../../provider/runtime/package-files";
 
 
@@ -108,5 +110,28 @@ describe("the programs' spelling", () => {
     const go = goProgram(plan, "the whole organization", JSON.parse(packageSchemaText()) as PackageSchema);
     expect(go).toContain('if _, err := wsbridge.NewWorkspace(ctx, "9-lives", &wsbridge.WorkspaceArgs{');
     expect(go).toContain('\t\tTagNames: pulumi.StringArray{\n\t\t\tpulumi.String("true"),\n\t\t},');
+  });
+
+  test("Python: the SDK's snake_case names, dict keys for schema objects, a map's keys as found, references by variable, literal ids with a comment", () => {
+    const schema = JSON.parse(packageSchemaText()) as PackageSchema;
+    const subject = workspace("ws-s", "class", {
+      vcsRepo: { identifier: "acme/app", oauthTokenId: "ot-1", branch: "main", ingressSubmodules: true } as Workspace["vcsRepo"],
+      autoApply: true,
+    } as Partial<Workspace>);
+    const reader = workspace("ws-r", "9-lives");
+    const py = pythonProgram(planAdoption(estate([{ workspace: subject, consumers: [reader, workspace("ws-o", "outside")] }, { workspace: reader }], [["ws-o", "outside"]])), "the whole organization", schema);
+    // A reserved word and a leading digit: variables Python accepts, the resource names as found.
+    expect(py).toContain('class_resource = wsbridge.Workspace(\n    "class",\n');
+    expect(py).toContain('ws9_lives = wsbridge.Workspace(\n    "9-lives",\n');
+    expect(py).toContain("    auto_apply=True,\n");
+    expect(py).toContain('    vcs_repo={\n        "identifier": "acme/app",\n        "oauth_token_id": "ot-1",\n        "branch": "main",\n        "ingress_submodules": True,\n    },\n');
+    expect(py).toContain("    workspace_id=class_resource.id,\n");
+    expect(py).toContain('    consumer_ids=[\n        # outside: outside the selection, so not a resource of this program\n        "ws-o",\n        ws9_lives.id,\n    ],\n');
+    expect(py).toContain('    opts=pulumi.ResourceOptions(import_="ws-s", protect=True),\n)');
+    const tagged = pythonProgram(plan, "the whole organization", schema);
+    expect(tagged).toContain('    description="costs ${x}: yes",\n');
+    expect(tagged).toContain('    tag_names=[\n        "true",\n    ],\n');
+    expect(pythonName("deleteOlderThanNDays")).toBe("delete_older_than_n_days");
+    expect(pythonName("githubAppInstallationId")).toBe("github_app_installation_id");
   });
 });

@@ -1,7 +1,7 @@
 // The program as Go with the plugin's Go SDK. Go is typed: each input is wrapped by its type in the
 // package schema (schema/schema.json), the one source of the SDKs' types, so the program compiles
 // against the SDK generated from the same schema.
-import { isCommentedLiteral, isRef, type AdoptionPlan, type InputValue, type PlannedResource } from "../model";
+import { isCommentedLiteral, isRef, referencedResources, type AdoptionPlan, type InputValue, type PlannedResource } from "../model";
 import { variableNames } from "../names";
 import { literalBody, type GoEntry } from "./go-layout";
 import { batchHeaderLines, headerLines, typeToken } from "./header";
@@ -75,14 +75,7 @@ export function goBatchIndex(batches: readonly number[]): string {
 
 /** The statements declaring the plan's resources, one tab in. */
 function body(plan: AdoptionPlan, schema: PackageSchema): string[] {
-  const referenced = new Set<string>();
-  const collect = (value: InputValue): void => {
-    if (isRef(value)) referenced.add(value.resource);
-    else if (Array.isArray(value)) value.forEach(collect);
-    else if (typeof value === "object" && value !== null && !isCommentedLiteral(value)) Object.values(value).forEach(collect);
-  };
-  plan.resources.forEach((r) => Object.values(r.inputs).forEach(collect));
-  const variables = variableNames([...referenced], RESERVED, "ws");
+  const variables = variableNames([...referencedResources(plan.resources)], RESERVED, "ws");
   return plan.resources.flatMap((resource) => resourceLines(resource, schema, variables));
 }
 

@@ -1,15 +1,16 @@
 // The files of the project `adopt` writes, per language: the first run's program and what runs it
-// (batch 0), and a later run's batch: a file of its own in TypeScript and Go, listed by an index file
-// adopt owns (adopted/index.ts, adopted.go); in Pulumi YAML, which reads one file, a block of entries
-// that yaml-batch.ts inserts into Pulumi.yaml.
+// (batch 0), and a later run's batch: a file of its own in TypeScript, Python and Go, listed by an
+// index file adopt owns (adopted/index.ts, adopted/__init__.py, adopted.go); in Pulumi YAML, which
+// reads one file, a block of entries that yaml-batch.ts inserts into Pulumi.yaml.
 import type { AdoptionPlan } from "../model";
 import { GO_SDK_MODULE, goBatch, goBatchIndex, goProgram, type PackageSchema } from "./go";
 import { MARKER, READ_ONLY_CONFIG } from "./header";
+import { pythonBatch, pythonBatchIndex, pythonBatchModule, pythonProgram } from "./python";
 import { typescriptBatch, typescriptBatchIndex, typescriptProgram } from "./typescript";
 import { yamlEntryLines, yamlProgram } from "./yaml";
 import type { YamlBatch } from "./yaml-batch";
 
-export const LANGUAGES = ["yaml", "typescript", "go"] as const;
+export const LANGUAGES = ["yaml", "typescript", "python", "go"] as const;
 export type Language = (typeof LANGUAGES)[number];
 
 export interface ProjectContext {
@@ -23,6 +24,7 @@ export interface ProjectContext {
 /** The Pulumi SDK versions the generated projects depend on (those this package is built and tested with). */
 const PULUMI_NODEJS = "^3.246.0";
 const PULUMI_GO = "v3.246.0";
+const PULUMI_PYTHON = ">=3.246.0,<4.0.0";
 
 export function projectFiles(plan: AdoptionPlan, language: Language, context: ProjectContext): Map<string, string> {
   if (language === "yaml") {
@@ -47,6 +49,14 @@ export function projectFiles(plan: AdoptionPlan, language: Language, context: Pr
       }, null, 2)}\n`],
     ]);
   }
+  if (language === "python") {
+    return new Map([
+      ["Pulumi.yaml", project("python")],
+      ["__main__.py", pythonProgram(plan, context.selection, context.schema)],
+      ["adopted/__init__.py", pythonBatchIndex([])],
+      ["requirements.txt", [`pulumi${PULUMI_PYTHON}`, `pulumi_wsbridge==${context.version}`, ""].join("\n")],
+    ]);
+  }
   return new Map([
     ["Pulumi.yaml", project("go")],
     ["main.go", goProgram(plan, context.selection, context.schema)],
@@ -62,21 +72,25 @@ export function projectFiles(plan: AdoptionPlan, language: Language, context: Pr
 export function batchFile(language: Language, batch: number): string {
   if (language === "yaml") return "Pulumi.yaml";
   if (language === "typescript") return batch === 0 ? "index.ts" : `adopted/${batch}.ts`;
+  if (language === "python") return batch === 0 ? "__main__.py" : `adopted/${pythonBatchModule(batch)}.py`;
   return batch === 0 ? "main.go" : `adopted_${batch}.go`;
 }
 
 /** The index of the batches, which adopt owns (none in YAML). */
 export function batchIndexFile(language: Language): string | undefined {
-  return language === "typescript" ? "adopted/index.ts" : language === "go" ? "adopted.go" : undefined;
+  return language === "typescript" ? "adopted/index.ts" : language === "python" ? "adopted/__init__.py" : language === "go" ? "adopted.go" : undefined;
 }
 
 export function batchIndex(language: Language, batches: readonly number[]): string | undefined {
-  return language === "typescript" ? typescriptBatchIndex(batches) : language === "go" ? goBatchIndex(batches) : undefined;
+  if (language === "typescript") return typescriptBatchIndex(batches);
+  if (language === "python") return pythonBatchIndex(batches);
+  return language === "go" ? goBatchIndex(batches) : undefined;
 }
 
 /** A later run's batch: the whole file in TypeScript and Go; in YAML the entries yaml-batch.ts inserts. */
 export function batchContent(plan: AdoptionPlan, language: Language, context: ProjectContext, batch: number): string | YamlBatch {
   if (language === "yaml") return { batch, entryLines: yamlEntryLines(plan.resources), objects: plan.resources.length };
   if (language === "typescript") return typescriptBatch(plan, context.selection, batch);
+  if (language === "python") return pythonBatch(plan, context.selection, context.schema, batch);
   return goBatch(plan, context.selection, context.schema, batch);
 }

@@ -1,0 +1,128 @@
+// `wsbridge adopt --language python` on the real Pulumi CLI (issue 41): the program it writes
+// (__main__.py, adopted/__init__.py, requirements.txt, Pulumi.yaml) type-checks with mypy --strict
+// against the plugin's Python SDK, installed as a user installs it (a wheel of sdk/python, in a fresh
+// virtual environment, with the Pulumi SDK of the CLI's release from PyPI), and runs as the stack's
+// program through Pulumi's Python Automation API (the written __main__.py loaded as the inline
+// program: no Python language host can be installed here): the first `up` imports every object with
+// GETs only, and the next preview shows every resource unchanged.
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { seedEstate, type EstateManifest } from "../support/adopt-estate";
+import { runAdopt, type AdoptRun } from "../support/adopt-run";
+import { adoptable, adoptableConsumers, consumersInState, stateObjects } from "../support/adoptable";
+import { EstateChanges } from "../support/estate-changes";
+import { pulumiRelease, pythonEnvironmentWithSdk, runCommand, type PythonEnvironment } from "../support/python-env";
+import { useEmulatorAndCli } from "../support/real-cli-stack";
+import { YamlProject } from "../support/yaml-import-project";
+
+/** A first run downloads the Pulumi Python SDK, mypy and their dependencies from PyPI. */
+const LONG_MS = 15 * 60_000;
+const STACK = "dev";
+
+/**
+ * Runs one operation of the written program through the Python Automation API and prints its change
+ * counts as JSON on the last line. The program is the folder's own __main__.py, run as `__main__`.
+ */
+const DRIVER = `
+import json, runpy, sys
+from pulumi import automation as auto
+
+work_dir, project_name, stack_name, operation = sys.argv[1:5]
+sys.path.insert(0, work_dir)
+
+def program() -> None:
+    runpy.run_path(f"{work_dir}/__main__.py", run_name="__main__")
+
+stack = auto.select_stack(
+    stack_name=stack_name, project_name=project_name, program=program, opts=auto.LocalWorkspaceOptions(work_dir=work_dir),
+)
+if operation == "up":
+    changes = stack.up(on_output=print).summary.resource_changes
+else:
+    changes = stack.preview(on_output=print).change_summary
+print(json.dumps(changes))
+`;
+
+const e2e = useEmulatorAndCli({ edition: "self-managed", quiet: true });
+let estate: EstateManifest;
+let project: YamlProject;
+let python: PythonEnvironment;
+
+beforeAll(async () => {
+  estate = await seedEstate(e2e.emulator.url, e2e.emulator.token, { workspaces: 16, edition: "self-managed" });
+  project = YamlProject.create(e2e.cli, `${estate.organization}-python`);
+  fs.rmSync(path.join(project.dir, "Pulumi.yaml"));
+  python = await pythonEnvironmentWithSdk({ requirements: [`pulumi==${pulumiRelease()}`, "mypy"] });
+}, LONG_MS);
+
+afterAll(() => {
+  project?.dispose();
+  python?.remove();
+});
+
+/** One operation of the written program; its change counts. */
+async function operation(name: "up" | "preview"): Promise<Record<string, number>> {
+  const driver = path.join(project.dir, "drive.py");
+  fs.writeFileSync(driver, DRIVER);
+  const { status, printed } = await runCommand(python.python, [driver, project.dir, project.name, STACK, name], { cwd: project.dir, env: project.env });
+  expect([name, status, status === 0 ? "" : printed]).toEqual([name, 0, ""]);
+  const last = printed.trim().split("\n").pop() ?? "{}";
+  return JSON.parse(last) as Record<string, number>;
+}
+
+/** `wsbridge adopt` into the project folder with the estate's read-only token (a later run: no --language). */
+async function adopt(args: string[]): Promise<void> {
+  const run: AdoptRun = await runAdopt(["--out", project.dir, ...args], {
+    ...project.env, WSBRIDGE_ADDRESS: e2e.emulator.url, WSBRIDGE_TOKEN: estate.tokens.readOnly, WSBRIDGE_ORGANIZATION: estate.organization,
+  });
+  expect({ code: run.code, stderr: run.stderr.split("\n").filter((l) => !l.startsWith("reading ")).join("\n") }).toEqual({ code: 0, stderr: "" });
+}
+
+/** mypy --strict of the program and its batches. */
+async function typeCheck(): Promise<void> {
+  const { status, printed } = await runCommand(python.python, ["-m", "mypy", "--strict", "--no-incremental", "__main__.py", "adopted"], { cwd: project.dir, env: project.env });
+  expect([status, printed.trim()]).toEqual([0, expect.stringMatching(/^Success: no issues found in \d+ source files$/)]);
+}
+
+test("adopt writes the project: the program, its batch index, requirements.txt and Pulumi.yaml (read-only)", async () => {
+  await adopt(["--project-name", project.name, "--language", "python"]);
+  const files = ["Pulumi.yaml", "__main__.py", "adopted/__init__.py", "requirements.txt", "adoption-report.json", "adoption-report.md"];
+  for (const file of files) expect([file, fs.existsSync(path.join(project.dir, file))]).toEqual([file, true]);
+  const pulumiYaml = fs.readFileSync(path.join(project.dir, "Pulumi.yaml"), "utf8");
+  expect(pulumiYaml).toContain("runtime: python\n");
+  expect(pulumiYaml).toContain("  wsbridge:readOnly: true\n");
+  expect(fs.readFileSync(path.join(project.dir, "requirements.txt"), "utf8")).toMatch(/^pulumi>=3\.246\.0,<4\.0\.0\npulumi_wsbridge==\d+\.\d+\.\d+\n$/);
+}, LONG_MS);
+
+test("the program type-checks with mypy --strict against the Python SDK", typeCheck, LONG_MS);
+
+test("run as the stack's program through the Python Automation API: up imports every object with GETs only, and the next preview shows every resource unchanged", async () => {
+  await project.initStack(STACK, { address: e2e.emulator.url, token: estate.tokens.readOnly, organization: estate.organization });
+  const everyWorkspace = (): boolean => true;
+  const expected = adoptable(estate, everyWorkspace);
+  const consumers = adoptableConsumers(estate, everyWorkspace);
+  const total = expected.length + Object.keys(consumers).length;
+  e2e.emulator.clearRequests();
+  expect(await operation("up")).toEqual({ create: 1, import: total });
+  expect(await operation("preview")).toEqual({ same: total + 1 });
+  expect(e2e.writes()).toEqual([]);
+  const state = await project.exportState(STACK);
+  expect(stateObjects(state).filter((o) => !o.startsWith("RemoteStateConsumers "))).toEqual(expected);
+  expect(consumersInState(state)).toEqual(consumers);
+  expect(project.allStoredText()).not.toContain(estate.tokens.readOnly);
+}, LONG_MS);
+
+test("adopting again once the stack holds the estate: a new workspace comes as adopted/batch_1.py, run through adopted/__init__.py; it type-checks, up imports only it, and the preview is clean", async () => {
+  const before = fs.readFileSync(path.join(project.dir, "__main__.py"), "utf8");
+  await new EstateChanges(e2e.api.bind(e2e), estate).createWorkspace("made-in-the-ui");
+  await adopt(["--stack", STACK]);
+  expect(fs.readFileSync(path.join(project.dir, "__main__.py"), "utf8")).toBe(before);
+  expect(fs.readFileSync(path.join(project.dir, "adopted/__init__.py"), "utf8")).toContain("from . import batch_1\n");
+  expect(fs.readFileSync(path.join(project.dir, "adopted/batch_1.py"), "utf8")).toContain('wsbridge.Workspace(\n        "made-in-the-ui",\n');
+  await typeCheck();
+  e2e.emulator.clearRequests();
+  const total = Object.values(await operation("preview")).reduce((sum, n) => sum + n, 0);
+  expect(await operation("up")).toEqual({ import: 1, same: total - 1 });
+  expect(await operation("preview")).toEqual({ same: total });
+  expect(e2e.writes()).toEqual([]);
+}, LONG_MS);
