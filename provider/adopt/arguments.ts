@@ -3,6 +3,7 @@
 import { DEFAULT_ADDRESS, SETTINGS, type SettingName } from "../runtime/settings";
 import { LANGUAGES, type Language } from "./program/project";
 import type { Selection } from "./selection";
+import { SPLITS, type SplitBy } from "./split";
 
 export interface AdoptArguments {
   /** `wsbridge:<name>` values given as flags (address, token, organization, edition). */
@@ -17,6 +18,8 @@ export interface AdoptArguments {
   readonly projectName?: string;
   /** The stack whose state says what the folder's program already holds (default: the selected one). */
   readonly stack?: string;
+  /** One project (folder, stack) per group of this kind, instead of one for the whole selection. */
+  readonly splitBy?: SplitBy;
   readonly concurrency: number;
   readonly help: boolean;
 }
@@ -59,6 +62,9 @@ Output:
   --language LANGUAGE      yaml (the default: runs with the plugin alone, and \`pulumi convert\` turns it
                            into any language), typescript, python or go; a later run keeps the folder's
   --project-name NAME      the Pulumi project's name (default: <organization>-estate)
+  --split-by project       one Pulumi project per project of the organization, each in a folder of
+                           --out named after it (and one for the registry's deprecations), instead
+                           of one for everything; a later run of the same folder keeps the split
   --concurrency N          reads in flight at once, 1 to 64 (default 8); the rate limit paces them
   -h, --help               this text
 
@@ -80,6 +86,7 @@ export function parseAdoptArguments(argv: readonly string[]): AdoptArguments {
   let selectionGiven = false;
   let projectName: string | undefined;
   let stack: string | undefined;
+  let splitBy: SplitBy | undefined;
   let concurrency = 8;
   let help = false;
   for (let i = 0; i < argv.length; i++) {
@@ -97,6 +104,11 @@ export function parseAdoptArguments(argv: readonly string[]): AdoptArguments {
     else if (flag === "--workspace") workspaces.push(value());
     else if (flag === "--exclude") excludes.push(value());
     else if (flag === "--stack") stack = value();
+    else if (flag === "--split-by") {
+      const v = value();
+      if (!(SPLITS as readonly string[]).includes(v)) throw new UsageError(`--split-by must be one of ${SPLITS.join(", ")}, got "${v}".`);
+      splitBy = v as SplitBy;
+    }
     else if (flag === "--tag") {
       const text = value();
       const at = text.indexOf("=");
@@ -120,6 +132,6 @@ export function parseAdoptArguments(argv: readonly string[]): AdoptArguments {
   }
   return {
     settings, selection: { projects, workspaces, tags, excludes }, modules, selectionGiven, out, language, languageGiven, concurrency, help,
-    ...(projectName !== undefined && { projectName }), ...(stack !== undefined && { stack }),
+    ...(projectName !== undefined && { projectName }), ...(stack !== undefined && { stack }), ...(splitBy !== undefined && { splitBy }),
   };
 }

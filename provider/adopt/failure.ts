@@ -7,7 +7,7 @@ import { UsageError } from "./arguments";
 import { UnknownProjectError } from "./discover";
 import { ForeignProjectError } from "./output";
 import { UnwritableProgramError } from "./program/yaml-batch";
-import { LanguageMismatchError } from "./run";
+import { LanguageMismatchError } from "./folder";
 import { StackUnreadableError } from "./stack";
 
 const NOTHING_WRITTEN = "Nothing was written.";

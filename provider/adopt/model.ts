@@ -31,6 +31,8 @@ export interface Estate {
   readonly workspaces: readonly DiscoveredWorkspace[];
   /** The organization's workspaces outside the selection, by id (for the comments of literal ids). */
   readonly unselected: ReadonlyMap<string, string>;
+  /** Of those, the ones another project of a split adopts: id → where (the comment of their literal ids says it). */
+  readonly elsewhere?: ReadonlyMap<string, string>;
   /** Undefined with --no-modules. */
   readonly modules?: readonly DiscoveredModule[] | Unreadable;
   /** Project id → name. */

@@ -150,7 +150,8 @@ function planConsumers(
   const consumerIds: InputValue[] = ids.map((id) => {
     if (adopted.has(id)) return refTo(id);
     const name = estate.unselected.get(id) ?? ownOrganization.find((c) => c.id === id)?.name ?? id;
-    return { kind: "literal", value: id, comment: `${name}: outside the selection, so not a resource of this program` };
+    const where = estate.elsewhere?.get(id);
+    return { kind: "literal", value: id, comment: where === undefined ? `${name}: outside the selection, so not a resource of this program` : `${name}: ${where}` };
   });
   take("RemoteStateConsumers", { importId: adoption.importId, inputs: { ...adoption.inputs, consumerIds } }, object);
 }

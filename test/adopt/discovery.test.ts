@@ -165,6 +165,7 @@ describe("how it fails: a sentence, exit 1 (2 for usage), and nothing written", 
   test("an unknown flag, and a bad value", async () => {
     await failsWith(["--frobnicate"], env(), 2, /^Unknown argument "--frobnicate"\. See wsbridge adopt --help\.$/);
     await failsWith(["--language", "cobol"], env(), 2, /^--language must be one of yaml, typescript, python, go, got "cobol"\.$/);
+    await failsWith(["--split-by", "team"], env(), 2, /^--split-by must be one of project, got "team"\.$/);
     await failsWith(["--concurrency", "0"], env(), 2, /^--concurrency must be a whole number from 1 to 64, got "0"\.$/);
   });
 
@@ -183,7 +184,7 @@ describe("how it fails: a sentence, exit 1 (2 for usage), and nothing written", 
 test("--help names every flag, and where each connection setting falls back to", async () => {
   const run = await runAdopt(["--help"]);
   expect(run.code).toBe(0);
-  for (const flag of ["--address", "--token", "--organization", "--edition", "--project", "--workspace", "--tag", "--exclude", "--no-modules", "--out", "--language", "--project-name", "--concurrency"]) {
+  for (const flag of ["--address", "--token", "--organization", "--edition", "--project", "--workspace", "--tag", "--exclude", "--no-modules", "--out", "--language", "--project-name", "--split-by", "--concurrency"]) {
     expect(run.stdout).toContain(flag);
   }
   expect(run.stdout).toMatch(/WSBRIDGE_ADDRESS or TFE_ADDRESS/);
