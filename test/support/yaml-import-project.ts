@@ -104,6 +104,11 @@ export class YamlProject {
     fs.writeFileSync(path.join(this.dir, "Pulumi.yaml"), `name: ${this.name}\nruntime: yaml\n${program}`);
   }
 
+  /** The project in a folder below this one (a split's), with this one's environment: its backend, home and passphrase. */
+  in(folder: string): YamlProject {
+    return folder === "." ? this : new YamlProject(this.cli, `${this.name}/${folder}`, path.join(this.dir, folder), this.env);
+  }
+
   /** `pulumi stack export` of a stack, parsed. */
   async exportState(stack: string): Promise<Deployment> {
     const { stdout } = await this.ok(["stack", "export", "--stack", stack]);
