@@ -131,6 +131,12 @@ describe("the programs' spelling", () => {
     const tagged = pythonProgram(plan, "the whole organization", schema);
     expect(tagged).toContain('    description="costs ${x}: yes",\n');
     expect(tagged).toContain('    tag_names=[\n        "true",\n    ],\n');
+    // Two camel-case variables that meet in snake case are numbered apart.
+    const a = workspace("ws-x", "a-b-c");
+    const b = workspace("ws-y", "a-bc");
+    const both = pythonProgram(planAdoption(estate([{ workspace: a, consumers: [b] }, { workspace: b, consumers: [a] }])), "the whole organization", schema);
+    expect(both).toContain('a_bc = wsbridge.Workspace(\n    "a-b-c",\n');
+    expect(both).toContain('a_bc_2 = wsbridge.Workspace(\n    "a-bc",\n');
     expect(pythonName("deleteOlderThanNDays")).toBe("delete_older_than_n_days");
     expect(pythonName("githubAppInstallationId")).toBe("github_app_installation_id");
   });

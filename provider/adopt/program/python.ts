@@ -62,15 +62,26 @@ export function pythonName(name: string): string {
 
 /** The statements declaring the plan's resources, each line after `indent`. */
 function declarations(plan: AdoptionPlan, schema: PackageSchema, indent: string): string[] {
-  // snake_case variables, as Python names them.
-  const camel = variableNames([...referencedResources(plan.resources)], RESERVED, "ws");
-  const variables = new Map([...camel].map(([name, variable]) => [name, pythonVariable(variable)]));
+  const variables = pythonVariables(plan);
   return plan.resources.flatMap((resource) => resourceLines(resource, schema, variables).map((line) => `${indent}${line}`));
 }
 
-function pythonVariable(camel: string): string {
-  const snake = pythonName(camel);
-  return RESERVED.has(snake) ? `${snake}_resource` : snake;
+/**
+ * snake_case variables for the referenced resources, as Python names them: from the camel-case ones
+ * (a digit or a keyword avoided), numbered where two would meet (`a-b-c` and `a-bc` are both `a_bc`).
+ */
+function pythonVariables(plan: AdoptionPlan): Map<string, string> {
+  const camel = [...variableNames([...referencedResources(plan.resources)], RESERVED, "ws")].sort(([, a], [, b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const used = new Set(RESERVED);
+  const out = new Map<string, string>();
+  for (const [name, variable] of camel) {
+    const base = pythonName(variable);
+    let snake = RESERVED.has(base) ? `${base}_resource` : base;
+    for (let n = 2; used.has(snake); n++) snake = `${base}_${n}`;
+    used.add(snake);
+    out.set(name, snake);
+  }
+  return out;
 }
 
 function resourceLines(resource: PlannedResource, schema: PackageSchema, variables: ReadonlyMap<string, string>): string[] {
