@@ -1,7 +1,7 @@
 // `wsbridge adopt`'s flags. The connection flags are the provider's settings (runtime/settings.ts),
 // resolved as the provider resolves them: a flag where stack config would be, then the environment.
 import { DEFAULT_ADDRESS, SETTINGS, type SettingName } from "../runtime/settings";
-import { LANGUAGES, type Language } from "./program/project";
+import { FORMS, LANGUAGES, type Form, type Language } from "./program/project";
 import type { Selection } from "./selection";
 import { SPLITS, type SplitBy } from "./split";
 
@@ -15,6 +15,8 @@ export interface AdoptArguments {
   readonly out: string;
   readonly language: Language;
   readonly languageGiven: boolean;
+  /** --form: how the program declares the objects (default: the folder's, else a table where the language can loop). */
+  readonly form?: Form;
   readonly projectName?: string;
   /** The stack whose state says what the folder's program already holds (default: the selected one). */
   readonly stack?: string;
@@ -61,6 +63,10 @@ Output:
   --stack NAME             that stack (default: the folder's selected stack), read with \`pulumi\`
   --language LANGUAGE      yaml (the default: runs with the plugin alone, and \`pulumi convert\` turns it
                            into any language), typescript, python or go; a later run keeps the folder's
+  --form table|blocks      typescript, python, go: \`table\` (the default) writes one typed table of the
+                           workspaces, the settings they share once and a loop; \`blocks\` one declaration
+                           per object (Pulumi YAML's only form). Same names and URNs either way, so a
+                           stack can switch; a later run keeps the folder's unless given
   --project-name NAME      the Pulumi project's name (default: <organization>-estate)
   --split-by project       one Pulumi project per project of the organization, each in a folder of
                            --out named after it (and one for the registry's deprecations), instead
@@ -83,6 +89,7 @@ export function parseAdoptArguments(argv: readonly string[]): AdoptArguments {
   let out = ".";
   let language: Language = "yaml";
   let languageGiven = false;
+  let form: Form | undefined;
   let selectionGiven = false;
   let projectName: string | undefined;
   let stack: string | undefined;
@@ -120,6 +127,10 @@ export function parseAdoptArguments(argv: readonly string[]): AdoptArguments {
       if (!(LANGUAGES as readonly string[]).includes(v)) throw new UsageError(`--language must be one of ${LANGUAGES.join(", ")}, got "${v}".`);
       language = v as Language;
       languageGiven = true;
+    } else if (flag === "--form") {
+      const v = value();
+      if (!(FORMS as readonly string[]).includes(v)) throw new UsageError(`--form must be one of ${FORMS.join(", ")}, got "${v}".`);
+      form = v as Form;
     } else if (flag === "--project-name") {
       projectName = value();
       if (!/^[A-Za-z0-9_.-]+$/.test(projectName)) throw new UsageError(`--project-name may hold letters, digits, "_", "." and "-" only, got "${projectName}".`);
@@ -132,6 +143,6 @@ export function parseAdoptArguments(argv: readonly string[]): AdoptArguments {
   }
   return {
     settings, selection: { projects, workspaces, tags, excludes }, modules, selectionGiven, out, language, languageGiven, concurrency, help,
-    ...(projectName !== undefined && { projectName }), ...(stack !== undefined && { stack }), ...(splitBy !== undefined && { splitBy }),
+    ...(form !== undefined && { form }), ...(projectName !== undefined && { projectName }), ...(stack !== undefined && { stack }), ...(splitBy !== undefined && { splitBy }),
   };
 }

@@ -6,7 +6,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { WsbridgeClient } from "../runtime/api";
-import type { AdoptArguments } from "./arguments";
+import { UsageError, type AdoptArguments } from "./arguments";
 import { discover } from "./discover";
 import { driftOf, type Drift } from "./drift";
 import { holdingsOf, type Holdings } from "./held";
@@ -16,7 +16,7 @@ import { isHeld, ownedBy } from "./owned";
 import { planAdoption } from "./plan";
 import { MARKER, OLDER_MARKER } from "./program/header";
 import {
-  batchContent, batchFile, batchIndex, batchIndexFile, projectFiles, type Language, type ProjectContext,
+  batchContent, batchFile, batchIndex, batchIndexFile, defaultForm, projectFiles, type Form, type Language, type ProjectContext,
 } from "./program/project";
 import { declaredResources, insertBlock, removeBlock } from "./program/yaml-batch";
 import type { PackageSchema } from "./program/go";
@@ -47,6 +47,7 @@ export interface PreparedFolder {
   readonly record: WrittenRecord | undefined;
   readonly hasProject: boolean;
   readonly language: Language;
+  readonly form: Form;
   readonly selection: Selection;
   readonly modules: boolean;
   readonly projectName: string;
@@ -68,13 +69,18 @@ export async function prepareFolder(
     throw new LanguageMismatchError(`${out} holds a ${record.language} program that adopt wrote; a later run adds to it in ${record.language}. Drop --language, or choose another --out. Nothing was written.`);
   }
   const language: Language = record?.language ?? wanted;
+  // A folder written before forms existed holds blocks; a later batch keeps the folder's form unless told.
+  const form: Form = args.form ?? (record === undefined ? defaultForm(language) : record.form ?? "blocks");
+  if (language === "yaml" && form === "table") {
+    throw new UsageError(`--form table: Pulumi YAML cannot loop (pulumi/pulumi-yaml#191), so its programs declare one block per object. Use --language typescript, python or go for the table form, or drop --form. Nothing was written.`);
+  }
   const selection: Selection = fixed?.selection ?? (args.selectionGiven || record === undefined ? args.selection : record.selection);
   const modules = fixed?.modules ?? (args.selectionGiven || record === undefined ? args.modules : record.modules);
   const projectName = record?.projectName ?? fixed?.projectName ?? args.projectName ?? `${context.organization}-estate`;
   // What the stack holds, from the stack itself: only when there is a program for it to hold.
   const state = folder.hasProject ? await readStack(out, context.env, args.stack) : undefined;
   const holdings: Holdings = state === undefined ? { stack: "", objects: [], names: new Set() } : holdingsOf(state);
-  return { out, record, hasProject: folder.hasProject, language, selection, modules, projectName, state, holdings };
+  return { out, record, hasProject: folder.hasProject, language, form, selection, modules, projectName, state, holdings };
 }
 
 /** Discovery, with the progress line. */
@@ -89,9 +95,9 @@ export async function discoverFor(context: RunContext, selection: Selection, mod
 
 /** Writes the folder's program (the whole of it, or a later batch) and its reports; the summary. */
 export function writeFolder(folder: PreparedFolder, estate: Estate, context: RunContext): string {
-  const { out, record, holdings, state, language, selection, modules, projectName } = folder;
+  const { out, record, holdings, state, language, form, selection, modules, projectName } = folder;
   const described = describeSelection(selection);
-  const projectContext: ProjectContext = { projectName, selection: described, version: context.version, schema: context.schema };
+  const projectContext: ProjectContext = { projectName, selection: described, version: context.version, schema: context.schema, form };
   const batches = record?.batches ?? [];
   const open = (b: BatchRecord): boolean => b.resources.every((r) => !isHeld(holdings, r)) && (record === undefined || untouched(out, record, b));
   // No program (never written, or deleted), or batch 0 still adopt's: the whole program is written afresh.
@@ -151,7 +157,8 @@ function wholeProgram(facts: FolderFacts, estate: Estate): Written {
   return {
     plan,
     written: {
-      language, projectName: facts.projectName, selection: facts.selection, modules: facts.modules, files: scaffolding,
+      language, ...(language !== "yaml" && { form: facts.projectContext.form }), projectName: facts.projectName, selection: facts.selection,
+      modules: facts.modules, files: scaffolding,
       batches: [{ batch: 0, file: batchFile(language, 0), sha256: sha256(programText), resources: recorded(plan.resources) }],
     },
     outcome: { batch: { number: 0, file: batchFile(language, 0) }, pending: [] },
@@ -203,7 +210,10 @@ function laterBatch(facts: FolderFacts, estate: Estate, open: (batch: BatchRecor
   }
   return {
     plan,
-    written: { language, projectName: facts.projectName, selection: facts.selection, modules: facts.modules, files: scaffolding, batches: all },
+    written: {
+      language, ...(language !== "yaml" && { form: facts.projectContext.form }), projectName: facts.projectName, selection: facts.selection,
+      modules: facts.modules, files: scaffolding, batches: all,
+    },
     outcome: { ...(batch !== undefined && { batch }), pending },
   };
 }

@@ -122,6 +122,8 @@ export interface AdoptionPlan {
   readonly organization: string;
   readonly edition: "hosted" | "self-managed";
   readonly resources: readonly PlannedResource[];
+  /** The name of every workspace found, by id (the table form keys its rows by them). */
+  readonly workspaceNames: ReadonlyMap<string, string>;
   readonly skipped: readonly Skipped[];
   /** Settings the workspaces inherit (from their project or organization), left to inherit. */
   readonly inherited: readonly Skipped[];

@@ -106,7 +106,8 @@ export function planAdoption(estate: Estate, owned: Owned = NOTHING_OWNED): Adop
     importId: d.importId,
     inputs: d.inputs,
   }));
-  return { organization: estate.organization, edition: estate.edition, resources, skipped, inherited };
+  const found = new Map(estate.workspaces.map((d) => [d.workspace.id, d.workspace.name]));
+  return { organization: estate.organization, edition: estate.edition, resources, workspaceNames: found, skipped, inherited };
 }
 
 /** The inputs, with `workspaceId` (of the object's own workspace) as a reference to its resource. */

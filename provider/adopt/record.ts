@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { ADOPTED_KINDS, type AdoptedKind } from "./model";
-import type { Language } from "./program/project";
+import type { Form, Language } from "./program/project";
 import { findBlock } from "./program/yaml-batch";
 import type { Selection } from "./selection";
 
@@ -29,6 +29,8 @@ export interface BatchRecord {
 
 export interface WrittenRecord {
   readonly language: Language;
+  /** The form of the last batch written (absent in records of runs before forms: blocks). */
+  readonly form?: Form;
   readonly projectName: string;
   /** What the run that wrote batch 0 was asked to take; later runs take the same unless given flags. */
   readonly selection: Selection;

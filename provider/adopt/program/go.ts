@@ -93,7 +93,7 @@ function resourceLines(resource: PlannedResource, schema: PackageSchema, variabl
 }
 
 /** A struct field: its Go name, the value's expression, and the comment a literal id carries. */
-function field(
+export function field(
   name: string, value: InputValue, type: SchemaProperty, schema: PackageSchema, variables: ReadonlyMap<string, string>, depth: number,
 ): GoEntry {
   const key = name.charAt(0).toUpperCase() + name.slice(1);

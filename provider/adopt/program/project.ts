@@ -6,12 +6,28 @@ import type { AdoptionPlan } from "../model";
 import { GO_SDK_MODULE, goBatch, goBatchIndex, goProgram, type PackageSchema } from "./go";
 import { MARKER, READ_ONLY_CONFIG } from "./header";
 import { pythonBatch, pythonBatchIndex, pythonBatchModule, pythonProgram } from "./python";
+import { goTableBatch, goTableProgram } from "./go-table";
+import { pythonTableBatch, pythonTableProgram } from "./python-table";
 import { typescriptBatch, typescriptBatchIndex, typescriptProgram } from "./typescript";
+import { typescriptTableBatch, typescriptTableProgram } from "./typescript-table";
 import { yamlEntryLines, yamlProgram } from "./yaml";
 import type { YamlBatch } from "./yaml-batch";
 
 export const LANGUAGES = ["yaml", "typescript", "python", "go"] as const;
 export type Language = (typeof LANGUAGES)[number];
+
+/**
+ * How a program declares the objects: `table` (a typed table of the workspaces, the settings they share
+ * written once, and a loop; table.ts) or `blocks` (one declaration per object). Pulumi YAML cannot loop
+ * (pulumi/pulumi-yaml#191): blocks only. Names, URNs and inputs are the same in both.
+ */
+export const FORMS = ["table", "blocks"] as const;
+export type Form = (typeof FORMS)[number];
+
+/** The form a program takes where no flag and no record says: a table wherever the language can loop. */
+export function defaultForm(language: Language): Form {
+  return language === "yaml" ? "blocks" : "table";
+}
 
 export interface ProjectContext {
   readonly projectName: string;
@@ -19,6 +35,8 @@ export interface ProjectContext {
   /** The package's version: the SDKs the program depends on. */
   readonly version: string;
   readonly schema: PackageSchema;
+  /** Blocks in Pulumi YAML, always. */
+  readonly form: Form;
 }
 
 /** The Pulumi SDK versions the generated projects depend on (those this package is built and tested with). */
@@ -31,12 +49,13 @@ export function projectFiles(plan: AdoptionPlan, language: Language, context: Pr
     return new Map([["Pulumi.yaml", `${MARKER}\n${yamlProgram(plan, context.projectName, context.selection)}`]]);
   }
   const description = `The estate of organization ${plan.organization}, adopted`;
+  const table = context.form === "table";
   const project = (runtime: string): string =>
     [MARKER, `name: ${context.projectName}`, `runtime: ${runtime}`, `description: ${JSON.stringify(description)}`, ...READ_ONLY_CONFIG, ""].join("\n");
   if (language === "typescript") {
     return new Map([
       ["Pulumi.yaml", project("nodejs")],
-      ["index.ts", typescriptProgram(plan, context.selection)],
+      ["index.ts", table ? typescriptTableProgram(plan, context.selection) : typescriptProgram(plan, context.selection)],
       ["adopted/index.ts", typescriptBatchIndex([])],
       ["package.json", `${JSON.stringify({
         name: context.projectName, private: true, main: "index.ts",
@@ -52,14 +71,14 @@ export function projectFiles(plan: AdoptionPlan, language: Language, context: Pr
   if (language === "python") {
     return new Map([
       ["Pulumi.yaml", project("python")],
-      ["__main__.py", pythonProgram(plan, context.selection, context.schema)],
+      ["__main__.py", table ? pythonTableProgram(plan, context.selection, context.schema) : pythonProgram(plan, context.selection, context.schema)],
       ["adopted/__init__.py", pythonBatchIndex([])],
       ["requirements.txt", [`pulumi${PULUMI_PYTHON}`, `pulumi_wsbridge==${context.version}`, ""].join("\n")],
     ]);
   }
   return new Map([
     ["Pulumi.yaml", project("go")],
-    ["main.go", goProgram(plan, context.selection, context.schema)],
+    ["main.go", table ? goTableProgram(plan, context.selection, context.schema) : goProgram(plan, context.selection, context.schema)],
     ["adopted.go", goBatchIndex([])],
     ["go.mod", [
       `module ${context.projectName}`, "", "go 1.22", "", "require (",
@@ -90,7 +109,10 @@ export function batchIndex(language: Language, batches: readonly number[]): stri
 /** A later run's batch: the whole file in TypeScript and Go; in YAML the entries yaml-batch.ts inserts. */
 export function batchContent(plan: AdoptionPlan, language: Language, context: ProjectContext, batch: number): string | YamlBatch {
   if (language === "yaml") return { batch, entryLines: yamlEntryLines(plan.resources), objects: plan.resources.length };
-  if (language === "typescript") return typescriptBatch(plan, context.selection, batch);
-  if (language === "python") return pythonBatch(plan, context.selection, context.schema, batch);
-  return goBatch(plan, context.selection, context.schema, batch);
+  const table = context.form === "table";
+  if (language === "typescript") return table ? typescriptTableBatch(plan, context.selection, batch) : typescriptBatch(plan, context.selection, batch);
+  if (language === "python") {
+    return table ? pythonTableBatch(plan, context.selection, context.schema, batch) : pythonBatch(plan, context.selection, context.schema, batch);
+  }
+  return table ? goTableBatch(plan, context.selection, context.schema, batch) : goBatch(plan, context.selection, context.schema, batch);
 }

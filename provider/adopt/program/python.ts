@@ -96,7 +96,7 @@ function resourceLines(resource: PlannedResource, schema: PackageSchema, variabl
 }
 
 /** `key=value,` (a keyword argument) or `"key": value,` (a dict entry), with the comment a literal id carries. */
-function argument(
+export function argument(
   key: string, value: InputValue, type: SchemaProperty, schema: PackageSchema, variables: ReadonlyMap<string, string>, depth: number, form: "=" | ":",
 ): string[] {
   const pad = "    ".repeat(depth);

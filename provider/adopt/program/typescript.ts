@@ -48,7 +48,7 @@ function declarations(plan: AdoptionPlan): string[] {
   return out;
 }
 
-function property(name: string, value: InputValue, depth: number, variables: ReadonlyMap<string, string>): string[] {
+export function property(name: string, value: InputValue, depth: number, variables: ReadonlyMap<string, string>): string[] {
   const pad = "    ".repeat(depth);
   const label = /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : JSON.stringify(name);
   if (isCommentedLiteral(value)) return [`${pad}// ${value.comment}`, `${pad}${label}: ${JSON.stringify(value.value)},`];
@@ -57,6 +57,7 @@ function property(name: string, value: InputValue, depth: number, variables: Rea
     return [`${pad}${label}: [`, ...value.flatMap((item: InputValue) => element(item, depth + 1, variables)), `${pad}],`];
   }
   if (isObject(value)) {
+    if (Object.keys(value).length === 0) return [`${pad}${label}: {},`];
     return [`${pad}${label}: {`, ...Object.entries(value).flatMap(([k, v]) => property(k, v, depth + 1, variables)), `${pad}},`];
   }
   return [`${pad}${label}: ${atom(value, variables)},`];
