@@ -1,8 +1,9 @@
 // `wsbridge adopt` run again in a folder it wrote, below the engine: what the stack holds is read with the
 // real `pulumi` (a file backend of the test's own; the stack's state put there with `pulumi stack
 // import`, as an `up` would leave it), and every way that can fail is a sentence, exit 1, nothing
-// written: a backend that cannot be read, no `pulumi`, an unknown --stack, another --language, a
-// Pulumi.yaml adopt cannot add to. The whole flow on the real engine: test/cli/adopt-day-two.test.ts.
+// written: a backend that cannot be read, no `pulumi`, an unknown --stack, another --language, the
+// table form for Pulumi YAML (which cannot loop), a Pulumi.yaml adopt cannot add to. Also a later
+// batch's form. The whole flow on the real engine: test/cli/adopt-day-two.test.ts.
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -53,10 +54,10 @@ function filesIn(out: string): Map<string, string> {
 }
 
 /** A folder adopt wrote, whose stack `dev` holds the first workspace of its program, as an `up` would have left it. */
-async function adoptedAndHeld(language = "yaml"): Promise<{ out: string; project: string }> {
+async function adoptedAndHeld(language = "yaml", extra: string[] = []): Promise<{ out: string; project: string }> {
   const out = path.join(dir, `folder-${++folders}`);
   const project = `again-${folders}`;
-  expect((await runAdopt(["--out", out, "--project-name", project, "--language", language], env())).code).toBe(0);
+  expect((await runAdopt(["--out", out, "--project-name", project, "--language", language, ...extra], env())).code).toBe(0);
   pulumi(out, ["stack", "init", "dev"]);
   const report = JSON.parse(fs.readFileSync(path.join(out, "adoption-report.json"), "utf8")) as { written: { batches: { resources: { kind: string; name: string; importId: string }[] }[] } };
   const first = report.written.batches[0]?.resources.find((r) => r.kind === "Workspace");
@@ -131,7 +132,31 @@ describe("a folder adopt wrote before it kept a record", () => {
   });
 });
 
+describe("the form of a later batch", () => {
+  test("the folder's form by default (blocks, as it was adopted); --form table rewrites the batch, still adopt's, as a table; the record keeps the form", async () => {
+    const { out } = await adoptedAndHeld("typescript", ["--form", "blocks"]);
+    const made = `form-${folders}`;
+    await others().createWorkspace(made);
+    expect((await runAdopt(["--out", out], env())).code).toBe(0);
+    expect(fs.readFileSync(path.join(out, "adopted/1.ts"), "utf8")).toContain(`new wsbridge.Workspace(${JSON.stringify(made)}, {`);
+    expect((await runAdopt(["--out", out, "--form", "table"], env())).code).toBe(0);
+    const batch = fs.readFileSync(path.join(out, "adopted/1.ts"), "utf8");
+    expect(batch).toContain(`    ${JSON.stringify(made)}: {\n`);
+    expect(batch.match(/new wsbridge\.Workspace\(/g)).toHaveLength(1);
+    const report = JSON.parse(fs.readFileSync(path.join(out, "adoption-report.json"), "utf8")) as { written: { form?: string } };
+    expect(report.written.form).toBe("table");
+  });
+});
+
 describe("how it fails: a sentence, exit 1, nothing written", () => {
+  test("--form table with Pulumi YAML, which cannot loop", async () => {
+    const out = path.join(dir, `folder-${++folders}`);
+    const message = failed(await runAdopt(["--out", out, "--form", "table"], env()));
+    expect(message).toBe("--form table: Pulumi YAML cannot loop (pulumi/pulumi-yaml#191), so its programs declare one block per object. Use --language typescript, python or go for the table form, or drop --form. Nothing was written.");
+    expect(fs.existsSync(out)).toBe(false);
+  });
+
+
   test("a backend that cannot be read is named, with what pulumi said", async () => {
     const { out } = await adoptedAndHeld();
     const before = filesIn(out);

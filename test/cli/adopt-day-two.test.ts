@@ -444,7 +444,8 @@ function goProgram(flow: Flow): ProgramDriver {
 async function programmingLanguageDayTwo(flow: Flow, driver: ProgramDriver): Promise<void> {
   const { project, estate, changes, e2e } = flow;
   const total = adoptable(estate, () => true).length + Object.keys(adoptableConsumers(estate, () => true)).length;
-  ok(await adopt(flow, ["--language", driver.language]));
+  // The block form: the team's edits below (a rename, a component) are made in its per-object declarations.
+  ok(await adopt(flow, ["--language", driver.language, "--form", "blocks"]));
   await initStack(flow);
   await driver.check();
   e2e.emulator.clearRequests();

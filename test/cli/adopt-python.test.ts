@@ -4,7 +4,9 @@
 // virtual environment, with the Pulumi SDK of the CLI's release from PyPI), and runs as the stack's
 // program through Pulumi's Python Automation API (the written __main__.py loaded as the inline
 // program: no Python language host can be installed here): the first `up` imports every object with
-// GETs only, and the next preview shows every resource unchanged.
+// GETs only, and the next preview shows every resource unchanged. The program is the table form (typed
+// rows, the shared settings once, a loop); the same stack previews with no change from the block form and
+// from the Pulumi YAML program.
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { seedEstate, type EstateManifest } from "../support/adopt-estate";
@@ -13,7 +15,7 @@ import { adoptable, adoptableConsumers, consumersInState, stateObjects } from ".
 import { EstateChanges } from "../support/estate-changes";
 import { pulumiRelease, pythonEnvironmentWithSdk, runCommand, type PythonEnvironment } from "../support/python-env";
 import { useEmulatorAndCli } from "../support/real-cli-stack";
-import { YamlProject } from "../support/yaml-import-project";
+import { YamlProject, resourceSummary } from "../support/yaml-import-project";
 
 /** A first run downloads the Pulumi Python SDK, mypy and their dependencies from PyPI. */
 const LONG_MS = 15 * 60_000;
@@ -47,6 +49,8 @@ const e2e = useEmulatorAndCli({ edition: "self-managed", quiet: true });
 let estate: EstateManifest;
 let project: YamlProject;
 let python: PythonEnvironment;
+/** The id of the workspace a later test makes in the UI. */
+let made = "";
 
 beforeAll(async () => {
   estate = await seedEstate(e2e.emulator.url, e2e.emulator.token, { workspaces: 16, edition: "self-managed" });
@@ -60,27 +64,28 @@ afterAll(() => {
   python?.remove();
 });
 
-/** One operation of the written program; its change counts. */
-async function operation(name: "up" | "preview"): Promise<Record<string, number>> {
+/** One operation of the program written in `dir` (by default the project's); its change counts. */
+async function operation(name: "up" | "preview", dir = project.dir, projectName = project.name, stack = STACK): Promise<Record<string, number>> {
+  // Written once: operations run side by side, and one must not read the file while another writes it.
   const driver = path.join(project.dir, "drive.py");
-  fs.writeFileSync(driver, DRIVER);
-  const { status, printed } = await runCommand(python.python, [driver, project.dir, project.name, STACK, name], { cwd: project.dir, env: project.env });
+  if (!fs.existsSync(driver)) fs.writeFileSync(driver, DRIVER);
+  const { status, printed } = await runCommand(python.python, [driver, dir, projectName, stack, name], { cwd: dir, env: project.env });
   expect([name, status, status === 0 ? "" : printed]).toEqual([name, 0, ""]);
   const last = printed.trim().split("\n").pop() ?? "{}";
   return JSON.parse(last) as Record<string, number>;
 }
 
-/** `wsbridge adopt` into the project folder with the estate's read-only token (a later run: no --language). */
-async function adopt(args: string[]): Promise<void> {
-  const run: AdoptRun = await runAdopt(["--out", project.dir, ...args], {
+/** `wsbridge adopt` into the project folder (or `dir`) with the estate's read-only token (a later run: no --language). */
+async function adopt(args: string[], dir = project.dir): Promise<void> {
+  const run: AdoptRun = await runAdopt(["--out", dir, ...args], {
     ...project.env, WSBRIDGE_ADDRESS: e2e.emulator.url, WSBRIDGE_TOKEN: estate.tokens.readOnly, WSBRIDGE_ORGANIZATION: estate.organization,
   });
   expect({ code: run.code, stderr: run.stderr.split("\n").filter((l) => !l.startsWith("reading ")).join("\n") }).toEqual({ code: 0, stderr: "" });
 }
 
-/** mypy --strict of the program and its batches. */
-async function typeCheck(): Promise<void> {
-  const { status, printed } = await runCommand(python.python, ["-m", "mypy", "--strict", "--no-incremental", "__main__.py", "adopted"], { cwd: project.dir, env: project.env });
+/** mypy --strict of the program and its batches (in `dir`, by default the project's). */
+async function typeCheck(dir = project.dir): Promise<void> {
+  const { status, printed } = await runCommand(python.python, ["-m", "mypy", "--strict", "--no-incremental", "__main__.py", "adopted"], { cwd: dir, env: project.env });
   expect([status, printed.trim()]).toEqual([0, expect.stringMatching(/^Success: no issues found in \d+ source files$/)]);
 }
 
@@ -92,9 +97,14 @@ test("adopt writes the project: the program, its batch index, requirements.txt a
   expect(pulumiYaml).toContain("runtime: python\n");
   expect(pulumiYaml).toContain("  wsbridge:readOnly: true\n");
   expect(fs.readFileSync(path.join(project.dir, "requirements.txt"), "utf8")).toMatch(/^pulumi>=3\.246\.0,<4\.0\.0\npulumi_wsbridge==\d+\.\d+\.\d+\n$/);
+  // The table form: the shared settings once, one typed row per workspace, one loop.
+  const program = fs.readFileSync(path.join(project.dir, "__main__.py"), "utf8");
+  expect(program).toContain("SHARED: WorkspaceSettings = {\n");
+  expect(program).toContain("WORKSPACES: dict[str, WorkspaceRow] = {\n");
+  expect(program.match(/wsbridge\.Workspace\(/g)).toHaveLength(1);
 }, LONG_MS);
 
-test("the program type-checks with mypy --strict against the Python SDK", typeCheck, LONG_MS);
+test("the program type-checks with mypy --strict against the Python SDK", () => typeCheck(), LONG_MS);
 
 test("run as the stack's program through the Python Automation API: up imports every object with GETs only, and the next preview shows every resource unchanged", async () => {
   await project.initStack(STACK, { address: e2e.emulator.url, token: estate.tokens.readOnly, organization: estate.organization });
@@ -114,15 +124,60 @@ test("run as the stack's program through the Python Automation API: up imports e
 
 test("adopting again once the stack holds the estate: a new workspace comes as adopted/batch_1.py, run through adopted/__init__.py; it type-checks, up imports only it, and the preview is clean", async () => {
   const before = fs.readFileSync(path.join(project.dir, "__main__.py"), "utf8");
-  await new EstateChanges(e2e.api.bind(e2e), estate).createWorkspace("made-in-the-ui");
+  made = await new EstateChanges(e2e.api.bind(e2e), estate).createWorkspace("made-in-the-ui");
   await adopt(["--stack", STACK]);
   expect(fs.readFileSync(path.join(project.dir, "__main__.py"), "utf8")).toBe(before);
   expect(fs.readFileSync(path.join(project.dir, "adopted/__init__.py"), "utf8")).toContain("from . import batch_1\n");
-  expect(fs.readFileSync(path.join(project.dir, "adopted/batch_1.py"), "utf8")).toContain('wsbridge.Workspace(\n        "made-in-the-ui",\n');
+  expect(fs.readFileSync(path.join(project.dir, "adopted/batch_1.py"), "utf8")).toContain('WORKSPACES: dict[str, WorkspaceRow] = {\n    "made-in-the-ui": {\n');
   await typeCheck();
   e2e.emulator.clearRequests();
   const total = Object.values(await operation("preview")).reduce((sum, n) => sum + n, 0);
   expect(await operation("up")).toEqual({ import: 1, same: total - 1 });
   expect(await operation("preview")).toEqual({ same: total });
   expect(e2e.writes()).toEqual([]);
+}, LONG_MS);
+
+test("the stack switches with no change to the block form (--form blocks, which type-checks too) and to the Pulumi YAML program", async () => {
+  const blocks = path.join(project.dir, "blocks");
+  await adopt(["--project-name", project.name, "--language", "python", "--form", "blocks"], blocks);
+  const program = fs.readFileSync(path.join(blocks, "__main__.py"), "utf8");
+  expect(program).not.toContain("WORKSPACES");
+  expect(program.match(/wsbridge\.Workspace\(/g)?.length).toBeGreaterThan(10);
+  await typeCheck(blocks);
+  project.elsewhere(blocks, STACK);
+  e2e.emulator.clearRequests();
+  const total = Object.values(await operation("preview")).reduce((sum, n) => sum + n, 0);
+  expect(await operation("preview", blocks)).toEqual({ same: total });
+
+  const yaml = path.join(project.dir, "yaml");
+  await adopt(["--project-name", project.name], yaml);
+  const preview = await project.elsewhere(yaml, STACK).ok(["preview", "--stack", STACK, "--expect-no-changes"]);
+  expect(resourceSummary(preview.stdout)).toEqual([`${total} unchanged`]);
+  expect(e2e.writes()).toEqual([]);
+}, LONG_MS);
+
+test("--split-by project in Python: every folder's program type-checks; every stack's adoption step side by side (one read-only token), every preview clean, GETs only; together the stacks hold each adoptable object exactly once", async () => {
+  const out = path.join(project.dir, "split");
+  await adopt(["--split-by", "project", "--language", "python"], out);
+  const record = JSON.parse(fs.readFileSync(path.join(out, "adoption-split.json"), "utf8")) as { folders: Record<string, string> };
+  const folders = Object.values(record.folders).sort().map((folder) => path.join(out, folder));
+  expect(folders.length).toBeGreaterThan(2);
+  const nameOf = (dir: string): string => /^name: (\S+)$/m.exec(fs.readFileSync(path.join(dir, "Pulumi.yaml"), "utf8"))?.[1] ?? "";
+  for (const folder of folders) {
+    await typeCheck(folder);
+    await project.another(folder, nameOf(folder)).initStack("split", { address: e2e.emulator.url, token: estate.tokens.readOnly, organization: estate.organization });
+  }
+  e2e.emulator.clearRequests();
+  // The project's Pulumi.yaml makes each adoption step read-only (wsbridge:readOnly).
+  const ups = await Promise.all(folders.map((folder) => operation("up", folder, nameOf(folder), "split")));
+  for (const [i, folder] of folders.entries()) {
+    expect(ups[i]).toEqual({ create: 1, import: ups[i]?.["import"] ?? 0 });
+    expect(await operation("preview", folder, nameOf(folder), "split")).toEqual({ same: (ups[i]?.["import"] ?? 0) + 1 });
+  }
+  expect(e2e.writes()).toEqual([]);
+  const states = await Promise.all(folders.map((folder) => project.another(folder, nameOf(folder)).exportState("split")));
+  const held = states.flatMap(stateObjects).sort();
+  // The estate as it is now: the workspace made in the UI by the batch test above is adopted too.
+  expect(held.filter((o) => !o.startsWith("RemoteStateConsumers ")).filter((o) => o !== `Workspace ${made}`)).toEqual(adoptable(estate, () => true));
+  expect(Object.assign({}, ...states.map(consumersInState))).toEqual(adoptableConsumers(estate, () => true));
 }, LONG_MS);

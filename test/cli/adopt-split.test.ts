@@ -13,7 +13,8 @@ import { seedEstate, type EstateManifest } from "../support/adopt-estate";
 import { runAdopt } from "../support/adopt-run";
 import { adoptable, adoptableConsumers, consumersInState, stateObjects } from "../support/adoptable";
 import { useEmulatorAndCli } from "../support/real-cli-stack";
-import { resourceSummary, YamlProject, type Deployment } from "../support/yaml-import-project";
+import { goModuleOf, runAdoptedGo, runCommand } from "../support/adopted-go";
+import { programFromTypeScriptFiles, resourceSummary, typeErrorsOfFiles, YamlProject, type Deployment } from "../support/yaml-import-project";
 
 const LONG_MS = 15 * 60_000;
 const STACK = "dev";
@@ -53,8 +54,8 @@ const readOnly = (): NodeJS.ProcessEnv => ({
 });
 
 /** The split's folders, as its record names them. */
-function folders(): string[] {
-  const record = JSON.parse(fs.readFileSync(path.join(out, "adoption-split.json"), "utf8")) as { folders: Record<string, string> };
+function folders(dir = out): string[] {
+  const record = JSON.parse(fs.readFileSync(path.join(dir, "adoption-split.json"), "utf8")) as { folders: Record<string, string> };
   return Object.values(record.folders).sort();
 }
 
@@ -135,4 +136,66 @@ test("a workspace moved to another project after the adoption stays with the sta
   const naming = reports.filter(([, text]) => (JSON.parse(text) as { changed?: { subject: string; differences: { property: string }[] }[] }).changed
     ?.some((c) => c.subject === moved?.id && c.differences.some((d) => d.property === "projectId")));
   expect(naming.length).toBe(1);
+}, LONG_MS);
+
+/** The Pulumi project name in a folder's Pulumi.yaml. */
+function projectNameOf(dir: string): string {
+  return /^name: (\S+)$/m.exec(fs.readFileSync(path.join(dir, "Pulumi.yaml"), "utf8"))?.[1] ?? "";
+}
+
+/** The TypeScript files of a folder adopt wrote, by relative path. */
+function typescriptFiles(dir: string): Map<string, string> {
+  const names = ["index.ts", ...fs.readdirSync(path.join(dir, "adopted")).map((f) => `adopted/${f}`)].filter((f) => f.endsWith(".ts"));
+  return new Map(names.map((name) => [name, fs.readFileSync(path.join(dir, name), "utf8")]));
+}
+
+/**
+ * One operation of a split folder's program on its stack, read-only as the adoption step is: its change
+ * counts. TypeScript runs inline in this process, Go as its own module (test/support/adopted-go.ts).
+ */
+async function operation(language: "typescript" | "go", dir: string, stack: string, action: "up" | "preview"): Promise<Record<string, number>> {
+  const project = shared.another(dir, projectNameOf(dir), { WSBRIDGE_READ_ONLY: "true" });
+  if (language === "go") {
+    return runAdoptedGo(goModuleOf(dir, dir, "go-module"), action, { project: project.name, name: stack, workDir: path.join(dir, "go-stacks"), env: project.env },
+      { address: e2e.emulator.url, token: estate.tokens.readOnly, organization: estate.organization });
+  }
+  const inline = await project.inlineStack(stack, programFromTypeScriptFiles(typescriptFiles(dir), "index.ts"));
+  if (action === "preview") return (await inline.preview()).changeSummary as Record<string, number>;
+  return (await inline.up()).summary.resourceChanges as Record<string, number>;
+}
+
+test.each(["typescript", "go"] as const)("in %s: the split's programs are tables that compile; every stack's adoption step side by side, every preview clean, GETs only; together the stacks hold each adoptable object exactly once", async (language) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `wsbridge-adopt-split-${language}-`));
+  // The YAML split's stacks are `dev` of the same project names, in the same backend.
+  const stack = language;
+  try {
+    e2e.emulator.clearRequests();
+    const run = await runAdopt(["--out", dir, "--split-by", "project", "--language", language], readOnly());
+    expect({ code: run.code, stderr: run.stderr.split("\n").filter((l) => !l.startsWith("reading ")).join("\n") }).toEqual({ code: 0, stderr: "" });
+    const split = folders(dir).map((folder) => path.join(dir, folder));
+    expect(split.map((f) => path.basename(f))).toEqual(folders());
+    for (const folder of split) {
+      if (language === "typescript") {
+        expect(typeErrorsOfFiles(typescriptFiles(folder), "index.ts")).toEqual([]);
+        await shared.another(folder, projectNameOf(folder)).initStack(stack, { address: e2e.emulator.url, token: estate.tokens.readOnly, organization: estate.organization });
+      } else {
+        expect(await runCommand("gofmt", ["-l", "."], folder)).toBe("");
+      }
+    }
+    const programs = split.map((folder) => fs.readFileSync(path.join(folder, language === "go" ? "main.go" : "index.ts"), "utf8")).join("\n");
+    expect(programs).toMatch(/\/\/ [^\n]+: adopted by the stack of \.\.\/[^ ]+ \(wsbridge adopt --split-by project\), so a literal id here\n\s+"ws-/);
+
+    const ups = await Promise.all(split.map((folder) => operation(language, folder, stack, "up")));
+    for (const up of ups) expect(up).toEqual({ create: 1, import: (up["import"] ?? 0) });
+    for (const [i, folder] of split.entries()) expect(await operation(language, folder, stack, "preview")).toEqual({ same: (ups[i]?.["import"] ?? 0) + 1 });
+    expect(e2e.writes()).toEqual([]);
+
+    const states = await Promise.all(split.map((folder) => shared.another(folder, projectNameOf(folder)).exportState(stack)));
+    const held = states.flatMap(stateObjects).sort();
+    const everyWorkspace = (): boolean => true;
+    expect(held.filter((o) => !o.startsWith("RemoteStateConsumers "))).toEqual(adoptable(estate, everyWorkspace));
+    expect(Object.assign({}, ...states.map(consumersInState))).toEqual(adoptableConsumers(estate, everyWorkspace));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }, LONG_MS);

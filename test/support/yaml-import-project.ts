@@ -109,6 +109,17 @@ export class YamlProject {
     return folder === "." ? this : new YamlProject(this.cli, `${this.name}/${folder}`, path.join(this.dir, folder), this.env);
   }
 
+  /** Another project, `name` in `dir`, with a copy of this one's environment (its backend, home and passphrase) and `env` over it. */
+  another(dir: string, name: string, env: Record<string, string> = {}): YamlProject {
+    return new YamlProject(this.cli, name, dir, { ...this.env, ...env });
+  }
+
+  /** The same project (name, backend, home, passphrase) with its program in another folder, holding a copy of the stack's settings file. */
+  elsewhere(dir: string, stack: string): YamlProject {
+    fs.copyFileSync(path.join(this.dir, `Pulumi.${stack}.yaml`), path.join(dir, `Pulumi.${stack}.yaml`));
+    return new YamlProject(this.cli, this.name, dir, this.env);
+  }
+
   /** `pulumi stack export` of a stack, parsed. */
   async exportState(stack: string): Promise<Deployment> {
     const { stdout } = await this.ok(["stack", "export", "--stack", stack]);
