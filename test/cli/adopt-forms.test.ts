@@ -122,7 +122,7 @@ test("adopting again: the batch is a table of its own (a held workspace's row ad
   await adopt(folder("go-table"), ["--stack", STACK]);
   const batch = fs.readFileSync(path.join(project.dir, "adopted/1.ts"), "utf8");
   expect(batch).toContain(`    // ${consumed.name}: held by this stack, declared in your program\n    "${consumed.name}": {\n        id: "${consumed.id}",\n        declaredElsewhere: true,\n`);
-  expect(batch).toContain('        consumers: [\n            "made-in-the-ui",\n        ],\n');
+  expect(batch).toContain('        consumers: ["made-in-the-ui"],\n');
   expect(batch).toContain(`            // ${locked.name}: held by this stack, declared in your program\n            "${locked.id}",\n`);
   expect(typeErrorsOfFiles(typescriptFiles(project.dir), "index.ts")).toEqual([]);
   expect(fs.readFileSync(path.join(folder("go-table"), "adopted_1.go"), "utf8")).toContain("\t\t\tDeclaredElsewhere: true,\n");

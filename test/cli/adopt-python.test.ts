@@ -128,7 +128,7 @@ test("adopting again once the stack holds the estate: a new workspace comes as a
   await adopt(["--stack", STACK]);
   expect(fs.readFileSync(path.join(project.dir, "__main__.py"), "utf8")).toBe(before);
   expect(fs.readFileSync(path.join(project.dir, "adopted/__init__.py"), "utf8")).toContain("from . import batch_1\n");
-  expect(fs.readFileSync(path.join(project.dir, "adopted/batch_1.py"), "utf8")).toContain('WORKSPACES: dict[str, WorkspaceRow] = {\n    "made-in-the-ui": {\n');
+  expect(fs.readFileSync(path.join(project.dir, "adopted/batch_1.py"), "utf8")).toMatch(/\nWORKSPACES: dict\[str, WorkspaceRow\] = \{\n {4}"made-in-the-ui": \{/);
   await typeCheck();
   e2e.emulator.clearRequests();
   const total = Object.values(await operation("preview")).reduce((sum, n) => sum + n, 0);

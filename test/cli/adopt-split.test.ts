@@ -4,7 +4,8 @@
 // runs side by side (one read-only token, one file backend), every stack's preview is clean, the
 // emulator sees GETs only, and the states of all stacks together hold each adoptable object exactly
 // once. A consumer another project adopts is a literal id naming that folder. A later run with no
-// flags keeps the split and changes no file.
+// flags keeps the split and changes no file. The same in TypeScript and Go (table programs that compile);
+// Python's split: adopt-python.test.ts. Both editions, each its own emulator and organization.
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -19,183 +20,188 @@ import { programFromTypeScriptFiles, resourceSummary, typeErrorsOfFiles, YamlPro
 const LONG_MS = 15 * 60_000;
 const STACK = "dev";
 
-const e2e = useEmulatorAndCli({ edition: "self-managed", quiet: true });
-let estate: EstateManifest;
-/** Its environment (file backend, PULUMI_HOME with the plugin installed, passphrase, the CLI on PATH), shared by every stack. */
-let shared: YamlProject;
-let out: string;
+describe.each(["self-managed", "hosted"] as const)("the %s edition", (edition) => {
+  const e2e = useEmulatorAndCli({ edition, quiet: true });
+  let estate: EstateManifest;
+  /** Its environment (file backend, PULUMI_HOME with the plugin installed, passphrase, the CLI on PATH), shared by every stack. */
+  let shared: YamlProject;
+  let out: string;
 
-beforeAll(async () => {
-  estate = await seedEstate(e2e.emulator.url, e2e.emulator.token, { workspaces: 24, edition: "self-managed", projects: 3 });
-  shared = YamlProject.create(e2e.cli, "shared-env");
-  out = fs.mkdtempSync(path.join(os.tmpdir(), "wsbridge-adopt-split-"));
-}, LONG_MS);
+  beforeAll(async () => {
+    estate = await seedEstate(e2e.emulator.url, e2e.emulator.token, { workspaces: 24, edition, projects: 2 });
+    shared = YamlProject.create(e2e.cli, "shared-env");
+    out = fs.mkdtempSync(path.join(os.tmpdir(), "wsbridge-adopt-split-"));
+  }, LONG_MS);
 
-afterAll(() => {
-  shared?.dispose();
-  if (out !== undefined) fs.rmSync(out, { recursive: true, force: true });
-});
-
-/** `pulumi …` in a folder of the split, with the shared environment. */
-function pulumi(folder: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(e2e.cli.command, args, { cwd: path.join(out, folder), env: shared.env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
-      (error, stdout, stderr) => resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stdout, stderr }));
+  afterAll(() => {
+    shared?.dispose();
+    if (out !== undefined) fs.rmSync(out, { recursive: true, force: true });
   });
-}
-async function ok(folder: string, args: string[]): Promise<string> {
-  const run = await pulumi(folder, args);
-  expect([folder, args.join(" "), run.code, run.code === 0 ? "" : `${run.stdout}\n${run.stderr}`]).toEqual([folder, args.join(" "), 0, ""]);
-  return run.stdout;
-}
 
-const readOnly = (): NodeJS.ProcessEnv => ({
-  WSBRIDGE_ADDRESS: e2e.emulator.url, WSBRIDGE_TOKEN: estate.tokens.readOnly, WSBRIDGE_ORGANIZATION: estate.organization,
-});
-
-/** The split's folders, as its record names them. */
-function folders(dir = out): string[] {
-  const record = JSON.parse(fs.readFileSync(path.join(dir, "adoption-split.json"), "utf8")) as { folders: Record<string, string> };
-  return Object.values(record.folders).sort();
-}
-
-/** Every file adopt wrote below --out, by path, with its text. */
-function written(): Record<string, string> {
-  const files: Record<string, string> = {};
-  const walk = (dir: string): void => {
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (!entry.name.startsWith("Pulumi.") || entry.name === "Pulumi.yaml") files[path.relative(out, full)] = fs.readFileSync(full, "utf8");
-    }
-  };
-  walk(out);
-  return files;
-}
-
-test("adopt --split-by project writes one project per project of the organization and one for the registry, and a README listing them", async () => {
-  e2e.emulator.clearRequests();
-  const run = await runAdopt(["--out", out, "--split-by", "project"], readOnly());
-  expect({ code: run.code, stderr: run.stderr.split("\n").filter((l) => !l.startsWith("reading ")).join("\n") }).toEqual({ code: 0, stderr: "" });
-  expect(e2e.writes()).toEqual([]);
-  const projectsWithWorkspaces = new Set(estate.workspaces.map((w) => w.projectId)).size;
-  expect(folders()).toHaveLength(projectsWithWorkspaces + 1);
-  expect(folders()).toContain("registry");
-  const readme = fs.readFileSync(path.join(out, "README.md"), "utf8");
-  for (const folder of folders()) {
-    expect(fs.readFileSync(path.join(out, folder, "Pulumi.yaml"), "utf8")).toContain("wsbridge:readOnly: true");
-    expect(readme).toContain(`| [\`${folder}/\`](${folder}/) |`);
+  /** `pulumi …` in a folder of the split, with the shared environment. */
+  function pulumi(folder: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    return new Promise((resolve) => {
+      execFile(e2e.cli.command, args, { cwd: path.join(out, folder), env: shared.env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
+        (error, stdout, stderr) => resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stdout, stderr }));
+    });
   }
-  // A consumer in another project's stack: a literal id that names the folder adopting it.
-  const programs = folders().map((folder) => fs.readFileSync(path.join(out, folder, "Pulumi.yaml"), "utf8")).join("\n");
-  expect(programs).toMatch(/# [^\n]+: adopted by the stack of \.\.\/[^ ]+ \(wsbridge adopt --split-by project\), so a literal id here\n\s+- ws-/);
-}, LONG_MS);
-
-test("every stack's adoption step side by side (one read-only token), every preview clean, GETs only; together the stacks hold each adoptable object exactly once", async () => {
-  for (const folder of folders()) {
-    await ok(folder, ["stack", "init", STACK, "--non-interactive"]);
-    await ok(folder, ["config", "set-all", "--stack", STACK, "--plaintext", `wsbridge:address=${e2e.emulator.url}`,
-      "--plaintext", `wsbridge:organization=${estate.organization}`, "--secret", `wsbridge:token=${estate.tokens.readOnly}`]);
+  async function ok(folder: string, args: string[]): Promise<string> {
+    const run = await pulumi(folder, args);
+    expect([folder, args.join(" "), run.code, run.code === 0 ? "" : `${run.stdout}\n${run.stderr}`]).toEqual([folder, args.join(" "), 0, ""]);
+    return run.stdout;
   }
-  e2e.emulator.clearRequests();
-  const ups = await Promise.all(folders().map((folder) => ok(folder, ["up", "--stack", STACK, "--yes", "--skip-preview"])));
-  for (const stdout of ups) expect(resourceSummary(stdout).join(" ")).toMatch(/= \d+ imported/);
-  for (const folder of folders()) expect(resourceSummary(await ok(folder, ["preview", "--stack", STACK, "--expect-no-changes"])).join(" ")).toMatch(/^\d+ unchanged$/);
-  expect(e2e.writes()).toEqual([]);
 
-  const states = await Promise.all(folders().map(async (folder) => JSON.parse(await ok(folder, ["stack", "export", "--stack", STACK])) as Deployment));
-  const held = states.flatMap(stateObjects).sort();
-  const everyWorkspace = (): boolean => true;
-  expect(held.filter((o) => !o.startsWith("RemoteStateConsumers "))).toEqual(adoptable(estate, everyWorkspace));
-  expect(Object.assign({}, ...states.map(consumersInState))).toEqual(adoptableConsumers(estate, everyWorkspace));
-  expect(held.filter((o) => o.startsWith("RemoteStateConsumers ")).length).toBe(Object.keys(adoptableConsumers(estate, everyWorkspace)).length);
-}, LONG_MS);
+  const readOnly = (): NodeJS.ProcessEnv => ({
+    WSBRIDGE_ADDRESS: e2e.emulator.url, WSBRIDGE_TOKEN: estate.tokens.readOnly, WSBRIDGE_ORGANIZATION: estate.organization,
+  });
 
-test("a later run with no flags keeps the split, reads each stack, and changes no file", async () => {
-  const before = written();
-  const run = await runAdopt(["--out", out, "--stack", STACK], { ...shared.env, ...readOnly() });
-  expect(run.code).toBe(0);
-  expect(written()).toEqual(before);
-}, LONG_MS);
-
-test("a workspace moved to another project after the adoption stays with the stack that holds it: adopt again adds it nowhere else, and its folder's report names the move", async () => {
-  const moved = estate.workspaces.find((w) => w.id !== estate.unreadableWorkspaceId && !estate.consumers.some((c) => c.workspaceId === w.id)) ?? estate.workspaces[0];
-  const target = estate.workspaces.find((w) => w.projectId !== moved?.projectId)?.projectId;
-  expect([moved, target].every((x) => x !== undefined)).toBe(true);
-  const reply = await e2e.api("PATCH", `/workspaces/${moved?.id}`, { data: { type: "workspaces", relationships: { project: { data: { type: "projects", id: target } } } } });
-  expect(reply.status).toBe(200);
-  const before = written();
-  const run = await runAdopt(["--out", out, "--stack", STACK], { ...shared.env, ...readOnly() });
-  expect(run.code).toBe(0);
-  const after = written();
-  const programs = Object.entries(after).filter(([file]) => file.endsWith("Pulumi.yaml"));
-  // Declared by one program only, the one whose stack holds it; no program changed.
-  expect(programs.filter(([, text]) => text.includes(`import: ${moved?.id}`)).length).toBe(1);
-  for (const [file, text] of programs) expect([file, text]).toEqual([file, before[file]]);
-  const reports = Object.entries(after).filter(([file]) => file.endsWith("adoption-report.json"));
-  const naming = reports.filter(([, text]) => (JSON.parse(text) as { changed?: { subject: string; differences: { property: string }[] }[] }).changed
-    ?.some((c) => c.subject === moved?.id && c.differences.some((d) => d.property === "projectId")));
-  expect(naming.length).toBe(1);
-}, LONG_MS);
-
-/** The Pulumi project name in a folder's Pulumi.yaml. */
-function projectNameOf(dir: string): string {
-  return /^name: (\S+)$/m.exec(fs.readFileSync(path.join(dir, "Pulumi.yaml"), "utf8"))?.[1] ?? "";
-}
-
-/** The TypeScript files of a folder adopt wrote, by relative path. */
-function typescriptFiles(dir: string): Map<string, string> {
-  const names = ["index.ts", ...fs.readdirSync(path.join(dir, "adopted")).map((f) => `adopted/${f}`)].filter((f) => f.endsWith(".ts"));
-  return new Map(names.map((name) => [name, fs.readFileSync(path.join(dir, name), "utf8")]));
-}
-
-/**
- * One operation of a split folder's program on its stack, read-only as the adoption step is: its change
- * counts. TypeScript runs inline in this process, Go as its own module (test/support/adopted-go.ts).
- */
-async function operation(language: "typescript" | "go", dir: string, stack: string, action: "up" | "preview"): Promise<Record<string, number>> {
-  const project = shared.another(dir, projectNameOf(dir), { WSBRIDGE_READ_ONLY: "true" });
-  if (language === "go") {
-    return runAdoptedGo(goModuleOf(dir, dir, "go-module"), action, { project: project.name, name: stack, workDir: path.join(dir, "go-stacks"), env: project.env },
-      { address: e2e.emulator.url, token: estate.tokens.readOnly, organization: estate.organization });
+  /** The split's folders, as its record names them. */
+  function folders(dir = out): string[] {
+    const record = JSON.parse(fs.readFileSync(path.join(dir, "adoption-split.json"), "utf8")) as { folders: Record<string, string> };
+    return Object.values(record.folders).sort();
   }
-  const inline = await project.inlineStack(stack, programFromTypeScriptFiles(typescriptFiles(dir), "index.ts"));
-  if (action === "preview") return (await inline.preview()).changeSummary as Record<string, number>;
-  return (await inline.up()).summary.resourceChanges as Record<string, number>;
-}
 
-test.each(["typescript", "go"] as const)("in %s: the split's programs are tables that compile; every stack's adoption step side by side, every preview clean, GETs only; together the stacks hold each adoptable object exactly once", async (language) => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `wsbridge-adopt-split-${language}-`));
-  // The YAML split's stacks are `dev` of the same project names, in the same backend.
-  const stack = language;
-  try {
-    e2e.emulator.clearRequests();
-    const run = await runAdopt(["--out", dir, "--split-by", "project", "--language", language], readOnly());
-    expect({ code: run.code, stderr: run.stderr.split("\n").filter((l) => !l.startsWith("reading ")).join("\n") }).toEqual({ code: 0, stderr: "" });
-    const split = folders(dir).map((folder) => path.join(dir, folder));
-    expect(split.map((f) => path.basename(f))).toEqual(folders());
-    for (const folder of split) {
-      if (language === "typescript") {
-        expect(typeErrorsOfFiles(typescriptFiles(folder), "index.ts")).toEqual([]);
-        await shared.another(folder, projectNameOf(folder)).initStack(stack, { address: e2e.emulator.url, token: estate.tokens.readOnly, organization: estate.organization });
-      } else {
-        expect(await runCommand("gofmt", ["-l", "."], folder)).toBe("");
+  /** Every file adopt wrote below --out, by path, with its text. */
+  function written(): Record<string, string> {
+    const files: Record<string, string> = {};
+    const walk = (dir: string): void => {
+      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) walk(full);
+        else if (!entry.name.startsWith("Pulumi.") || entry.name === "Pulumi.yaml") files[path.relative(out, full)] = fs.readFileSync(full, "utf8");
       }
-    }
-    const programs = split.map((folder) => fs.readFileSync(path.join(folder, language === "go" ? "main.go" : "index.ts"), "utf8")).join("\n");
-    expect(programs).toMatch(/\/\/ [^\n]+: adopted by the stack of \.\.\/[^ ]+ \(wsbridge adopt --split-by project\), so a literal id here\n\s+"ws-/);
+    };
+    walk(out);
+    return files;
+  }
 
-    const ups = await Promise.all(split.map((folder) => operation(language, folder, stack, "up")));
-    for (const up of ups) expect(up).toEqual({ create: 1, import: (up["import"] ?? 0) });
-    for (const [i, folder] of split.entries()) expect(await operation(language, folder, stack, "preview")).toEqual({ same: (ups[i]?.["import"] ?? 0) + 1 });
+  test("adopt --split-by project writes one project per project of the organization and one for the registry, and a README listing them", async () => {
+    e2e.emulator.clearRequests();
+    const run = await runAdopt(["--out", out, "--split-by", "project"], readOnly());
+    expect({ code: run.code, stderr: run.stderr.split("\n").filter((l) => !l.startsWith("reading ")).join("\n") }).toEqual({ code: 0, stderr: "" });
+    expect(e2e.writes()).toEqual([]);
+    const projectsWithWorkspaces = new Set(estate.workspaces.map((w) => w.projectId)).size;
+    expect(folders()).toHaveLength(projectsWithWorkspaces + 1);
+    expect(folders()).toContain("registry");
+    const readme = fs.readFileSync(path.join(out, "README.md"), "utf8");
+    for (const folder of folders()) {
+      expect(fs.readFileSync(path.join(out, folder, "Pulumi.yaml"), "utf8")).toContain("wsbridge:readOnly: true");
+      expect(readme).toContain(`| [\`${folder}/\`](${folder}/) |`);
+    }
+    // A consumer in another project's stack: a literal id that names the folder adopting it.
+    const programs = folders().map((folder) => fs.readFileSync(path.join(out, folder, "Pulumi.yaml"), "utf8")).join("\n");
+    expect(programs).toMatch(/# [^\n]+: adopted by the stack of \.\.\/[^ ]+ \(wsbridge adopt --split-by project\), so a literal id here\n\s+- ws-/);
+  }, LONG_MS);
+
+  test("every stack's adoption step side by side (one read-only token), every preview clean, GETs only; together the stacks hold each adoptable object exactly once", async () => {
+    for (const folder of folders()) {
+      await ok(folder, ["stack", "init", STACK, "--non-interactive"]);
+      await ok(folder, ["config", "set-all", "--stack", STACK, "--plaintext", `wsbridge:address=${e2e.emulator.url}`,
+        "--plaintext", `wsbridge:organization=${estate.organization}`, "--secret", `wsbridge:token=${estate.tokens.readOnly}`]);
+    }
+    e2e.emulator.clearRequests();
+    const ups = await Promise.all(folders().map((folder) => ok(folder, ["up", "--stack", STACK, "--yes", "--skip-preview"])));
+    for (const stdout of ups) expect(resourceSummary(stdout).join(" ")).toMatch(/= \d+ imported/);
+    for (const folder of folders()) expect(resourceSummary(await ok(folder, ["preview", "--stack", STACK, "--expect-no-changes"])).join(" ")).toMatch(/^\d+ unchanged$/);
     expect(e2e.writes()).toEqual([]);
 
-    const states = await Promise.all(split.map((folder) => shared.another(folder, projectNameOf(folder)).exportState(stack)));
+    const states = await Promise.all(folders().map(async (folder) => JSON.parse(await ok(folder, ["stack", "export", "--stack", STACK])) as Deployment));
     const held = states.flatMap(stateObjects).sort();
     const everyWorkspace = (): boolean => true;
     expect(held.filter((o) => !o.startsWith("RemoteStateConsumers "))).toEqual(adoptable(estate, everyWorkspace));
     expect(Object.assign({}, ...states.map(consumersInState))).toEqual(adoptableConsumers(estate, everyWorkspace));
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
+    expect(held.filter((o) => o.startsWith("RemoteStateConsumers ")).length).toBe(Object.keys(adoptableConsumers(estate, everyWorkspace)).length);
+  }, LONG_MS);
+
+  // Later runs decide nothing by edition: once is enough.
+  if (edition === "self-managed") {
+    test("a later run with no flags keeps the split, reads each stack, and changes no file", async () => {
+      const before = written();
+      const run = await runAdopt(["--out", out, "--stack", STACK], { ...shared.env, ...readOnly() });
+      expect(run.code).toBe(0);
+      expect(written()).toEqual(before);
+    }, LONG_MS);
+
+    test("a workspace moved to another project after the adoption stays with the stack that holds it: adopt again adds it nowhere else, and its folder's report names the move", async () => {
+      const moved = estate.workspaces.find((w) => w.id !== estate.unreadableWorkspaceId && !estate.consumers.some((c) => c.workspaceId === w.id)) ?? estate.workspaces[0];
+      const target = estate.workspaces.find((w) => w.projectId !== moved?.projectId)?.projectId;
+      expect([moved, target].every((x) => x !== undefined)).toBe(true);
+      const reply = await e2e.api("PATCH", `/workspaces/${moved?.id}`, { data: { type: "workspaces", relationships: { project: { data: { type: "projects", id: target } } } } });
+      expect(reply.status).toBe(200);
+      const before = written();
+      const run = await runAdopt(["--out", out, "--stack", STACK], { ...shared.env, ...readOnly() });
+      expect(run.code).toBe(0);
+      const after = written();
+      const programs = Object.entries(after).filter(([file]) => file.endsWith("Pulumi.yaml"));
+      // Declared by one program only, the one whose stack holds it; no program changed.
+      expect(programs.filter(([, text]) => text.includes(`import: ${moved?.id}`)).length).toBe(1);
+      for (const [file, text] of programs) expect([file, text]).toEqual([file, before[file]]);
+      const reports = Object.entries(after).filter(([file]) => file.endsWith("adoption-report.json"));
+      const naming = reports.filter(([, text]) => (JSON.parse(text) as { changed?: { subject: string; differences: { property: string }[] }[] }).changed
+        ?.some((c) => c.subject === moved?.id && c.differences.some((d) => d.property === "projectId")));
+      expect(naming.length).toBe(1);
+    }, LONG_MS);
   }
-}, LONG_MS);
+
+  /** The Pulumi project name in a folder's Pulumi.yaml. */
+  function projectNameOf(dir: string): string {
+    return /^name: (\S+)$/m.exec(fs.readFileSync(path.join(dir, "Pulumi.yaml"), "utf8"))?.[1] ?? "";
+  }
+
+  /** The TypeScript files of a folder adopt wrote, by relative path. */
+  function typescriptFiles(dir: string): Map<string, string> {
+    const names = ["index.ts", ...fs.readdirSync(path.join(dir, "adopted")).map((f) => `adopted/${f}`)].filter((f) => f.endsWith(".ts"));
+    return new Map(names.map((name) => [name, fs.readFileSync(path.join(dir, name), "utf8")]));
+  }
+
+  /**
+   * One operation of a split folder's program on its stack, read-only as the adoption step is: its change
+   * counts. TypeScript runs inline in this process, Go as its own module (test/support/adopted-go.ts).
+   */
+  async function operation(language: "typescript" | "go", dir: string, stack: string, action: "up" | "preview"): Promise<Record<string, number>> {
+    const project = shared.another(dir, projectNameOf(dir), { WSBRIDGE_READ_ONLY: "true" });
+    if (language === "go") {
+      return runAdoptedGo(goModuleOf(dir, dir, "go-module"), action, { project: project.name, name: stack, workDir: path.join(dir, "go-stacks"), env: project.env },
+        { address: e2e.emulator.url, token: estate.tokens.readOnly, organization: estate.organization });
+    }
+    const inline = await project.inlineStack(stack, programFromTypeScriptFiles(typescriptFiles(dir), "index.ts"));
+    if (action === "preview") return (await inline.preview()).changeSummary as Record<string, number>;
+    return (await inline.up()).summary.resourceChanges as Record<string, number>;
+  }
+
+  test.each(["typescript", "go"] as const)("in %s: the split's programs are tables that compile; every stack's adoption step side by side, every preview clean, GETs only; together the stacks hold each adoptable object exactly once", async (language) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), `wsbridge-adopt-split-${language}-`));
+    // The YAML split's stacks are `dev` of the same project names, in the same backend.
+    const stack = language;
+    try {
+      e2e.emulator.clearRequests();
+      const run = await runAdopt(["--out", dir, "--split-by", "project", "--language", language], readOnly());
+      expect({ code: run.code, stderr: run.stderr.split("\n").filter((l) => !l.startsWith("reading ")).join("\n") }).toEqual({ code: 0, stderr: "" });
+      const split = folders(dir).map((folder) => path.join(dir, folder));
+      expect(split.map((f) => path.basename(f))).toEqual(folders());
+      for (const folder of split) {
+        if (language === "typescript") {
+          expect(typeErrorsOfFiles(typescriptFiles(folder), "index.ts")).toEqual([]);
+          await shared.another(folder, projectNameOf(folder)).initStack(stack, { address: e2e.emulator.url, token: estate.tokens.readOnly, organization: estate.organization });
+        } else {
+          expect(await runCommand("gofmt", ["-l", "."], folder)).toBe("");
+        }
+      }
+      const programs = split.map((folder) => fs.readFileSync(path.join(folder, language === "go" ? "main.go" : "index.ts"), "utf8")).join("\n");
+      expect(programs).toMatch(/\/\/ [^\n]+: adopted by the stack of \.\.\/[^ ]+ \(wsbridge adopt --split-by project\), so a literal id here\n\s+"ws-/);
+
+      const ups = await Promise.all(split.map((folder) => operation(language, folder, stack, "up")));
+      for (const up of ups) expect(up).toEqual({ create: 1, import: (up["import"] ?? 0) });
+      for (const [i, folder] of split.entries()) expect(await operation(language, folder, stack, "preview")).toEqual({ same: (ups[i]?.["import"] ?? 0) + 1 });
+      expect(e2e.writes()).toEqual([]);
+
+      const states = await Promise.all(split.map((folder) => shared.another(folder, projectNameOf(folder)).exportState(stack)));
+      const held = states.flatMap(stateObjects).sort();
+      const everyWorkspace = (): boolean => true;
+      expect(held.filter((o) => !o.startsWith("RemoteStateConsumers "))).toEqual(adoptable(estate, everyWorkspace));
+      expect(Object.assign({}, ...states.map(consumersInState))).toEqual(adoptableConsumers(estate, everyWorkspace));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, LONG_MS);
+});

@@ -4,10 +4,18 @@
 // every object in one `pulumi up` of its `import` options, the next preview shows no change, nothing
 // but GETs reached the server, and every object is in the state exactly once. On the self-managed
 // edition also: a selection. Adopting into a new folder afterwards writes the same program, byte for
-// byte. The TypeScript and Go programs, and adopting again into an owned stack: adopt-day-two.test.ts.
+// byte. The table form's size against blocks in each language (printed). The TypeScript and Go programs
+// on the engine, and adopting again into an owned stack: adopt-forms.test.ts, adopt-day-two.test.ts.
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { parse as parseYaml } from "yaml";
+import { discover } from "../../provider/adopt/discover";
+import { planAdoption } from "../../provider/adopt/plan";
+import type { PackageSchema } from "../../provider/adopt/program/go";
+import { batchFile, projectFiles, type Form, type ProjectContext } from "../../provider/adopt/program/project";
+import { EVERYTHING } from "../../provider/adopt/selection";
+import { WsbridgeClient } from "../../provider/runtime/api";
+import { packageSchemaText } from "../../provider/runtime/package-files";
 import { WORKSPACE_OMITTED } from "../../provider/schemas/workspace";
 import { seedEstate, type EstateManifest } from "../support/adopt-estate";
 import { runAdopt, type AdoptRun } from "../support/adopt-run";
@@ -93,6 +101,23 @@ describe.each(["self-managed", "hosted"] as const)("the %s edition", (edition) =
     adoptAndPreview(e2e, adopted, "dev", [], () => true), LONG_MS);
 
   if (edition === "hosted") return;
+
+  test("the table form says the same estate in fewer lines than blocks, in TypeScript, Python and Go (printed)", async () => {
+    // One discovery, then each language's writers in this process (each form is run on the engine in adopt-forms.test.ts).
+    const { estate } = adopted;
+    const client = new WsbridgeClient({ address: e2e.emulator.url, token: estate.tokens.readOnly });
+    const plan = planAdoption(await discover(client, { organization: estate.organization, selection: EVERYTHING, modules: true, concurrency: 8 }));
+    const schema = JSON.parse(packageSchemaText()) as PackageSchema;
+    const context = (form: Form): ProjectContext => ({ projectName: "sizes", selection: "the whole organization", version: "0.1.0", schema, form });
+    const workspaces = plan.resources.filter((r) => r.kind === "Workspace").length;
+    const sizes = (["typescript", "python", "go"] as const).map((language) => {
+      const lines = (form: Form): number => (projectFiles(plan, language, context(form)).get(batchFile(language, 0)) ?? "").split("\n").length;
+      const [table, blocks] = [lines("table"), lines("blocks")];
+      expect([language, table < blocks]).toEqual([language, true]);
+      return `${language}: table ${table} lines (${(table / workspaces).toFixed(1)} per workspace), blocks ${blocks} (${(blocks / workspaces).toFixed(1)})`;
+    });
+    console.log(`adopt, ${workspaces} workspaces and what hangs off them: ${sizes.join("; ")}`);
+  }, LONG_MS);
 
   test("a selection (--project and --tag): only its workspaces' objects are adopted, a consumer outside it stays a literal id with why, and the preview is clean", async () => {
     const { estate } = adopted;

@@ -78,10 +78,13 @@ describe("each language", () => {
   test("the shared settings appear once in each language, and a row's own setting beside its key", () => {
     const ts = typescriptTableProgram(plan, "all");
     expect(ts.match(/engineVersion: "1\.9\.5"/g)).toHaveLength(1);
-    expect(ts).toContain('    "class-lock": {\n        id: "ws-000000000000000d",\n        settings: {\n            engineVersion: "1.8.0",\n            autoApply: false,\n        },');
+    expect(ts).toContain('    "class-lock": {\n        id: "ws-000000000000000d",\n        settings: { engineVersion: "1.8.0", autoApply: false },\n    },');
+    // A short row is one line, as a person writes it.
+    expect(ts).toContain('    "a-b-c": { id: "ws-000000000000000a", lock: { reason: "change freeze" } },');
     const py = pythonTableProgram(plan, "all", schema);
     expect(py.match(/"engine_version": "1\.9\.5"/g)).toHaveLength(1);
-    expect(py).toContain('"settings": {\n            "engine_version": "1.8.0",\n            "auto_apply": False,\n        },');
+    expect(py).toContain('    "class-lock": {\n        "id": "ws-000000000000000d",\n        "settings": {"engine_version": "1.8.0", "auto_apply": False},\n    },');
+    expect(py).toContain('    "a-bc": {"id": "ws-000000000000000b", "ssh_key_id": "sshkey-1"},');
     const go = goTableProgram(plan, "all", schema);
     expect(go.match(/pulumi\.String\("1\.9\.5"\)/g)).toHaveLength(1);
     expect(go).toContain("\t\tif args.EngineVersion == nil {\n\t\t\targs.EngineVersion = pulumi.String(\"1.9.5\")\n\t\t}");

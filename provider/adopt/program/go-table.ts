@@ -2,13 +2,16 @@
 // WorkspaceArgs) and one of the deprecations, the shared settings once (withShared), and the loops that
 // declare the resources. Every file is whole on its own (main.go and each later batch share a package,
 // so the row types are declared inside the function that uses them). Laid out as gofmt lays it out.
-import type { AdoptionPlan, InputValue } from "../model";
-import { field, GO_SDK_MODULE, goBatchFunction, type PackageSchema } from "./go";
+import { isCommentedLiteral, isRef, type AdoptionPlan, type InputValue } from "../model";
+import { arrayType, field, GO_SDK_MODULE, goBatchFunction, type PackageSchema, type SchemaProperty } from "./go";
 import { literalBody, type GoEntry } from "./go-layout";
 import { batchHeaderLines, headerLines, typeToken } from "./header";
 import { tableOf, type ProgramTable, type WorkspaceRow } from "./table";
 
 const NO_VARIABLES: ReadonlyMap<string, string> = new Map();
+
+/** A value goes on one line where that line stays within this many columns (a tab counted as 4), as a person would write it. */
+const WIDTH = 100;
 
 export function goTableProgram(plan: AdoptionPlan, selection: string, schema: PackageSchema): string {
   const table = tableOf(plan);
@@ -200,7 +203,7 @@ function body(table: ProgramTable, schema: PackageSchema): string[] {
       const entries: GoEntry[] = [{ key: "Name", value: [JSON.stringify(row.name)] }];
       for (const [key, value] of Object.entries(row.inputs)) {
         entries.push(["reason", "link"].includes(key)
-          ? field(key, value, properties[key] ?? {}, schema, NO_VARIABLES, 3)
+          ? compactField(key, value, properties[key] ?? {}, schema, 3)
           : { key: key.charAt(0).toUpperCase() + key.slice(1), value: [JSON.stringify(value)] });
       }
       return { value: ["{", ...literalBody(entries, 3), "\t\t}"] };
@@ -228,25 +231,74 @@ function withShared(table: ProgramTable, schema: PackageSchema): string[] {
   return out;
 }
 
-/** A row of the workspaces' table: `{ Name: …, ID: …, … }`, each part as the SDK's type. */
+/** A row of the workspaces' table: `{ Name: …, ID: …, … }`, each part as the SDK's type, on one line where it fits. */
 function rowEntry(row: WorkspaceRow, schema: PackageSchema): GoEntry {
-  const properties = (kind: string): Readonly<Record<string, { type?: string; $ref?: string }>> => schema.resources[typeToken(kind)]?.inputProperties ?? {};
-  const args = (kind: string, inputs: Readonly<Record<string, InputValue>>, pointer: boolean): string[] => {
-    const entries = Object.entries(inputs).map(([k, v]) => field(k, v, properties(kind)[k] ?? {}, schema, NO_VARIABLES, 4));
+  const properties = (kind: string): Readonly<Record<string, SchemaProperty>> => schema.resources[typeToken(kind)]?.inputProperties ?? {};
+  const args = (key: string, kind: string, inputs: Readonly<Record<string, InputValue>>, pointer: boolean): GoEntry => {
     const head = `${pointer ? "&" : ""}wsbridge.${kind}Args{`;
-    return entries.length === 0 ? [`${head}}`] : [head, ...literalBody(entries, 4), "\t\t\t}"];
+    const one = inlineFields(inputs, properties(kind), schema);
+    if (one !== undefined && fits(3, key, `${head}${one}}`)) return { key, value: [`${head}${one}}`] };
+    const entries = Object.entries(inputs).map(([k, v]) => compactField(k, v, properties(kind)[k] ?? {}, schema, 4));
+    return { key, value: entries.length === 0 ? [`${head}}`] : [head, ...literalBody(entries, 4), "\t\t\t}"] };
   };
-  const strings = (values: readonly { value: string; comment?: string }[]): string[] =>
-    ["[]string{", ...literalBody(values.map((v): GoEntry => ({ ...(v.comment !== undefined && { comment: v.comment }), value: [JSON.stringify(v.value)] })), 4), "\t\t\t}"];
+  const strings = (key: string, values: readonly { value: string; comment?: string }[]): GoEntry => {
+    const one = `[]string{${values.map((v) => JSON.stringify(v.value)).join(", ")}}`;
+    if (values.every((v) => v.comment === undefined) && fits(3, key, one)) return { key, value: [one] };
+    return { key, value: ["[]string{", ...literalBody(values.map((v): GoEntry => ({ ...(v.comment !== undefined && { comment: v.comment }), value: [JSON.stringify(v.value)] })), 4), "\t\t\t}"] };
+  };
   const entries: GoEntry[] = [{ key: "Name", value: [JSON.stringify(row.key)] }, { key: "ID", value: [JSON.stringify(row.id)] }];
   if (row.declaredElsewhere !== undefined) entries.push({ key: "DeclaredElsewhere", value: ["true"] });
-  if (Object.keys(row.settings).length > 0) entries.push({ key: "Settings", value: args("Workspace", row.settings, false) });
-  if (row.lock !== undefined) entries.push({ key: "Lock", value: args("WorkspaceLock", row.lock, true) });
+  if (Object.keys(row.settings).length > 0) entries.push(args("Settings", "Workspace", row.settings, false));
+  if (row.lock !== undefined) entries.push(args("Lock", "WorkspaceLock", row.lock, true));
   if (row.sshKeyId !== undefined) entries.push({ key: "SSHKeyID", value: [JSON.stringify(row.sshKeyId)] });
-  if (row.dataRetention !== undefined) entries.push({ key: "DataRetention", value: args("DataRetentionPolicy", row.dataRetention, true) });
-  if (row.consumers.length > 0) entries.push({ key: "Consumers", value: strings(row.consumers.map((value) => ({ value }))) });
-  if (row.consumerIds.length > 0) entries.push({ key: "ConsumerIDs", value: strings(row.consumerIds) });
-  const names = Object.entries(row.names).map(([part, name]): GoEntry => ({ key: part === "sshKey" ? "SSHKey" : part.charAt(0).toUpperCase() + part.slice(1), value: [JSON.stringify(name)] }));
-  if (names.length > 0) entries.push({ key: "Names", value: ["resourceNames{", ...literalBody(names, 4), "\t\t\t}"] });
+  if (row.dataRetention !== undefined) entries.push(args("DataRetention", "DataRetentionPolicy", row.dataRetention, true));
+  if (row.consumers.length > 0) entries.push(strings("Consumers", row.consumers.map((value) => ({ value }))));
+  if (row.consumerIds.length > 0) entries.push(strings("ConsumerIDs", row.consumerIds));
+  const names = Object.entries(row.names).map(([part, name]) => `${part === "sshKey" ? "SSHKey" : part.charAt(0).toUpperCase() + part.slice(1)}: ${JSON.stringify(name)}`);
+  if (names.length > 0) entries.push({ key: "Names", value: [`resourceNames{${names.join(", ")}}`] });
   return { ...(row.declaredElsewhere !== undefined && { comment: row.declaredElsewhere }), value: ["{", ...literalBody(entries, 3), "\t\t}"] };
+}
+
+/** `key: value,` at `depth` tabs, within the width (a tab counted as 4). */
+function fits(depth: number, key: string, value: string): boolean {
+  return depth * 4 + key.length + 2 + value.length + 1 <= WIDTH;
+}
+
+/** A struct field whose value goes on one line where it fits (go.ts's field otherwise, one line per entry). */
+function compactField(name: string, value: InputValue, type: SchemaProperty, schema: PackageSchema, depth: number): GoEntry {
+  const key = name.charAt(0).toUpperCase() + name.slice(1);
+  const one = inlineValue(value, type, schema);
+  if (one !== undefined && fits(depth, key, one)) return { key, value: [one] };
+  return field(name, value, type, schema, NO_VARIABLES, depth);
+}
+
+/** `Key: value, …` of a struct's fields on one line; undefined where a value cannot be. */
+function inlineFields(inputs: Readonly<Record<string, InputValue>>, properties: Readonly<Record<string, SchemaProperty>>, schema: PackageSchema): string | undefined {
+  const parts = Object.entries(inputs).map(([k, v]) => {
+    const one = inlineValue(v, properties[k] ?? {}, schema);
+    return one === undefined ? undefined : `${k.charAt(0).toUpperCase() + k.slice(1)}: ${one}`;
+  });
+  return parts.every((p) => p !== undefined) ? parts.join(", ") : undefined;
+}
+
+/** The Go expression of a value on one line; undefined where a literal id carries a comment, which needs a line of its own. */
+function inlineValue(value: InputValue, type: SchemaProperty, schema: PackageSchema): string | undefined {
+  if (isCommentedLiteral(value) || isRef(value)) return undefined;
+  if (type.$ref !== undefined) {
+    const token = type.$ref.replace(/^#\/types\//, "");
+    const fields = inlineFields(value as Record<string, InputValue>, schema.types[token]?.properties ?? {}, schema);
+    return fields === undefined ? undefined : `&wsbridge.${token.split(":").pop() ?? token}Args{${fields}}`;
+  }
+  if (type.type === "array") {
+    const items = (value as readonly InputValue[]).map((item) => inlineValue(item, type.items ?? {}, schema));
+    return items.every((i) => i !== undefined) ? `${arrayType(type.items ?? {})}{${items.join(", ")}}` : undefined;
+  }
+  if (type.type === "object") {
+    const entries = Object.entries(value as Record<string, InputValue>).sort(([a], [b]) => (a < b ? -1 : 1));
+    return `pulumi.StringMap{${entries.map(([k, v]) => `${JSON.stringify(k)}: pulumi.String(${JSON.stringify(v)})`).join(", ")}}`;
+  }
+  if (type.type === "boolean") return `pulumi.Bool(${JSON.stringify(value)})`;
+  if (type.type === "integer") return `pulumi.Int(${JSON.stringify(value)})`;
+  if (type.type === "number") return `pulumi.Float64(${JSON.stringify(value)})`;
+  return `pulumi.String(${JSON.stringify(value)})`;
 }

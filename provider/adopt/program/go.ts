@@ -132,7 +132,7 @@ function expression(value: InputValue, type: SchemaProperty, schema: PackageSche
   return [`pulumi.String(${JSON.stringify(value)})`];
 }
 
-function arrayType(items: SchemaProperty): string {
+export function arrayType(items: SchemaProperty): string {
   if (items.type === "boolean") return "pulumi.BoolArray";
   if (items.type === "integer") return "pulumi.IntArray";
   if (items.type === "number") return "pulumi.Float64Array";

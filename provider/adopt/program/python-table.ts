@@ -1,13 +1,14 @@
 // The table form in Python (table.ts): TypedDict rows of the workspaces and of the deprecations, typed
 // from the package schema (the one source of the SDK), the shared settings once, and a `declare()`
 // whose loops declare the resources. Every file is whole on its own (the program and each later batch).
-import type { AdoptionPlan } from "../model";
+import { isCommentedLiteral, isRef, type AdoptionPlan, type InputValue } from "../model";
 import type { PackageSchema, SchemaProperty } from "./go";
 import { batchHeaderLines, headerLines, typeToken } from "./header";
-import { argument, pythonName } from "./python";
+import { pythonName } from "./python";
 import { rowObject, tableOf, type ProgramTable } from "./table";
 
-const NO_VARIABLES: ReadonlyMap<string, string> = new Map();
+/** A value goes on one line where that line stays within this many columns, as a person would write it. */
+const WIDTH = 100;
 
 export function pythonTableProgram(plan: AdoptionPlan, selection: string, schema: PackageSchema): string {
   const table = tableOf(plan);
@@ -172,19 +173,18 @@ function tableLines(table: ProgramTable, schema: PackageSchema): string[] {
     out.push(...ROW_TYPES, "", "");
     out.push("# The settings most workspaces below hold alike, written once.");
     out.push(...dict("SHARED: WorkspaceSettings", Object.entries(table.shared).flatMap(([k, v]) =>
-      argument(pythonName(k), v, workspaceProperties[k] ?? {}, rowSchema, NO_VARIABLES, 1, ":"))));
+      entry(JSON.stringify(pythonName(k)), v, workspaceProperties[k] ?? {}, rowSchema, 1))));
     out.push("", "# The workspaces, by name.");
     out.push(...dict("WORKSPACES: dict[str, WorkspaceRow]", table.workspaces.flatMap((row) => [
       ...(row.declaredElsewhere === undefined ? [] : [`    # ${row.declaredElsewhere}`]),
-      ...argument(row.key, rowObject(row), { $ref: "#/types/row" }, { ...rowSchema, types: { ...rowSchema.types, row: { properties: typeOfRowKey } } }, NO_VARIABLES, 1, ":"),
+      ...entry(JSON.stringify(row.key), rowObject(row), { $ref: "#/types/row" }, { ...rowSchema, types: { ...rowSchema.types, row: { properties: typeOfRowKey } } }, 1),
     ])));
   }
   if (table.deprecations.length > 0) {
     const properties = schema.resources[typeToken("ModuleVersionDeprecation")]?.inputProperties ?? {};
     out.push(...(out.length > 0 ? ["", ""] : []), ...DEPRECATION_TYPE, "", "", `ORGANIZATION = ${JSON.stringify(table.organization)}`, "# The deprecations, by resource name.");
     out.push(...dict("DEPRECATIONS: dict[str, DeprecationRow]", table.deprecations.flatMap((row) => {
-      const entries = Object.entries(row.inputs).flatMap(([k, v]) => argument(pythonName(k), v, properties[k] ?? {}, schema, NO_VARIABLES, 2, ":"));
-      return [`    ${JSON.stringify(row.name)}: {`, ...entries, "    },"];
+      return entry(JSON.stringify(row.name), row.inputs, { $ref: "#/types/deprecation" }, { ...schema, types: { ...schema.types, deprecation: { properties } } }, 1);
     })));
   }
   out.push("", "", ...OPTIONS, "", "", "def declare() -> None:", '    """Declares the resources of the tables above."""');
@@ -197,4 +197,55 @@ function tableLines(table: ProgramTable, schema: PackageSchema): string[] {
 /** `NAME: type = {` … `}`: a dict literal of entries (an empty one on one line). */
 function dict(head: string, entries: readonly string[]): string[] {
   return entries.length === 0 ? [`${head} = {}`] : [`${head} = {`, ...entries, "}"];
+}
+
+/** `"key": value,` at `depth`, a value of that schema type: on one line where it fits and holds no comment, else one line per entry. */
+function entry(key: string, value: InputValue, type: SchemaProperty, schema: PackageSchema, depth: number): string[] {
+  const pad = "    ".repeat(depth);
+  const one = inline(value, type, schema);
+  if (one !== undefined && `${pad}${key}: ${one},`.length <= WIDTH) return [`${pad}${key}: ${one},`];
+  if (isCommentedLiteral(value)) return [`${pad}# ${value.comment}`, `${pad}${key}: ${JSON.stringify(value.value)},`];
+  if (Array.isArray(value)) {
+    const items = (value as readonly InputValue[]).flatMap((item) => [
+      ...(isCommentedLiteral(item) ? [`${pad}    # ${item.comment}`] : []), `${pad}    ${isCommentedLiteral(item) ? JSON.stringify(item.value) : inline(item, type.items ?? {}, schema) ?? JSON.stringify(item)},`,
+    ]);
+    return [`${pad}${key}: [`, ...items, `${pad}],`];
+  }
+  if (typeof value === "object" && value !== null && !isRef(value)) {
+    return [`${pad}${key}: {`, ...members(value as Record<string, InputValue>, type, schema).flatMap(([k, v, t]) => entry(k, v, t, schema, depth + 1)), `${pad}},`];
+  }
+  return [`${pad}${key}: ${atom(value)},`];
+}
+
+/** A dict's entries: an object of the schema by the SDK's snake_case keys, a map (tags) by its own. */
+function members(value: Record<string, InputValue>, type: SchemaProperty, schema: PackageSchema): [string, InputValue, SchemaProperty][] {
+  if (type.$ref !== undefined) {
+    const object = schema.types[type.$ref.replace(/^#\/types\//, "")];
+    return Object.entries(value).map(([k, v]) => [JSON.stringify(pythonName(k)), v, object?.properties[k] ?? {}]);
+  }
+  return Object.entries(value).map(([k, v]) => [JSON.stringify(k), v, type.additionalProperties ?? {}]);
+}
+
+/** The value on one line; undefined where a literal id carries a comment, which needs a line of its own. */
+function inline(value: InputValue, type: SchemaProperty, schema: PackageSchema): string | undefined {
+  if (isCommentedLiteral(value) || isRef(value)) return undefined;
+  if (Array.isArray(value)) {
+    const items = (value as readonly InputValue[]).map((item) => inline(item, type.items ?? {}, schema));
+    return items.every((i) => i !== undefined) ? `[${items.join(", ")}]` : undefined;
+  }
+  if (typeof value === "object" && value !== null) {
+    const entries = members(value as Record<string, InputValue>, type, schema).map(([k, v, t]) => {
+      const one = inline(v, t, schema);
+      return one === undefined ? undefined : `${k}: ${one}`;
+    });
+    return entries.every((e) => e !== undefined) ? `{${entries.join(", ")}}` : undefined;
+  }
+  return atom(value);
+}
+
+function atom(value: InputValue): string {
+  if (value === true) return "True";
+  if (value === false) return "False";
+  if (value === null) return "None";
+  return JSON.stringify(value);
 }

@@ -4,9 +4,10 @@
 import { batchHeaderLines, headerLines } from "./header";
 import { rowObject, tableOf, type ProgramTable } from "./table";
 import type { AdoptionPlan } from "../model";
-import { property } from "./typescript";
+import { isCommentedLiteral, isRef, type InputValue } from "../model";
 
-const NO_VARIABLES: ReadonlyMap<string, string> = new Map();
+/** A value goes on one line where that line stays within this many columns, as a person would write it. */
+const WIDTH = 100;
 
 export function typescriptTableProgram(plan: AdoptionPlan, selection: string): string {
   const out = headerLines(plan, selection).map((line) => `// ${line}`);
@@ -114,19 +115,56 @@ function tableLines(table: ProgramTable): string[] {
   if (table.workspaces.length > 0) {
     out.push("", ...WORKSPACE_TYPES, "");
     out.push("/** The settings most workspaces below hold alike, written once. */", "const shared: WorkspaceSettings = {");
-    for (const [key, value] of Object.entries(table.shared)) out.push(...property(key, value, 1, NO_VARIABLES));
+    for (const [key, value] of Object.entries(table.shared)) out.push(...entry(key, value, 1));
     out.push("};", "", "/** The workspaces, by name. */", "const workspaces: Readonly<Record<string, WorkspaceRow>> = {");
     for (const row of table.workspaces) {
       if (row.declaredElsewhere !== undefined) out.push(`    // ${row.declaredElsewhere}`);
-      out.push(...property(row.key, rowObject(row), 1, NO_VARIABLES));
+      out.push(...entry(row.key, rowObject(row), 1));
     }
     out.push("};", "", ...WORKSPACE_LOOPS);
   }
   if (table.deprecations.length > 0) {
     out.push("", ...DEPRECATION_TYPES, "", `const organization = ${JSON.stringify(table.organization)};`, "");
     out.push("/** The deprecations, by resource name. */", "const deprecations: Readonly<Record<string, DeprecationRow>> = {");
-    for (const row of table.deprecations) out.push(...property(row.name, row.inputs, 1, NO_VARIABLES));
+    for (const row of table.deprecations) out.push(...entry(row.name, row.inputs, 1));
     out.push("};", "", ...DEPRECATION_LOOP);
   }
   return out;
+}
+
+/** `key: value,` at `depth`: on one line where it fits and holds no comment, else one line per entry. */
+function entry(name: string, value: InputValue, depth: number): string[] {
+  const pad = "    ".repeat(depth);
+  const label = /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : JSON.stringify(name);
+  const one = inline(value);
+  if (one !== undefined && `${pad}${label}: ${one},`.length <= WIDTH) return [`${pad}${label}: ${one},`];
+  if (Array.isArray(value)) {
+    const items = (value as readonly InputValue[]).flatMap((item) => [
+      ...(isCommentedLiteral(item) ? [`${pad}    // ${item.comment}`] : []), `${pad}    ${isCommentedLiteral(item) ? JSON.stringify(item.value) : inline(item) ?? JSON.stringify(item)},`,
+    ]);
+    return [`${pad}${label}: [`, ...items, `${pad}],`];
+  }
+  if (isCommentedLiteral(value)) return [`${pad}// ${value.comment}`, `${pad}${label}: ${JSON.stringify(value.value)},`];
+  if (typeof value === "object" && value !== null && !isRef(value)) {
+    return [`${pad}${label}: {`, ...Object.entries(value).flatMap(([k, v]) => entry(k, v, depth + 1)), `${pad}},`];
+  }
+  return [`${pad}${label}: ${JSON.stringify(value)},`];
+}
+
+/** The value on one line; undefined where a literal id carries a comment, which needs a line of its own. */
+function inline(value: InputValue): string | undefined {
+  if (isCommentedLiteral(value) || isRef(value)) return undefined;
+  if (Array.isArray(value)) {
+    const items = (value as readonly InputValue[]).map(inline);
+    return items.every((i) => i !== undefined) ? `[${items.join(", ")}]` : undefined;
+  }
+  if (typeof value === "object" && value !== null) {
+    const entries = Object.entries(value).map(([k, v]) => {
+      const one = inline(v);
+      return one === undefined ? undefined : `${/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(k) ? k : JSON.stringify(k)}: ${one}`;
+    });
+    if (entries.some((e) => e === undefined)) return undefined;
+    return entries.length === 0 ? "{}" : `{ ${entries.join(", ")} }`;
+  }
+  return JSON.stringify(value);
 }
