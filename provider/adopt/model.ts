@@ -124,6 +124,8 @@ export interface AdoptionPlan {
   readonly resources: readonly PlannedResource[];
   /** The name of every workspace found, by id (the table form keys its rows by them). */
   readonly workspaceNames: ReadonlyMap<string, string>;
+  /** Project id → name (the table form names a workspace's project by it). */
+  readonly projects: ReadonlyMap<string, string>;
   readonly skipped: readonly Skipped[];
   /** Settings the workspaces inherit (from their project or organization), left to inherit. */
   readonly inherited: readonly Skipped[];

@@ -107,7 +107,7 @@ export function planAdoption(estate: Estate, owned: Owned = NOTHING_OWNED): Adop
     inputs: d.inputs,
   }));
   const found = new Map(estate.workspaces.map((d) => [d.workspace.id, d.workspace.name]));
-  return { organization: estate.organization, edition: estate.edition, resources, workspaceNames: found, skipped, inherited };
+  return { organization: estate.organization, edition: estate.edition, resources, workspaceNames: found, projects: estate.projects, skipped, inherited };
 }
 
 /** The inputs, with `workspaceId` (of the object's own workspace) as a reference to its resource. */

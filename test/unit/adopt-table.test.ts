@@ -26,8 +26,10 @@ describe("the table", () => {
     const table = tableOf(planAdoption(tableEstate()));
     expect(table.shared).toMatchObject({
       organization: "org", engineVersion: "1.9.5", autoApply: true, globalRemoteState: false,
-      projectId: { kind: "literal", value: "prj-1", comment: "project platform: projects are not resources of this package" },
+      projectId: { kind: "project", name: "platform", id: "prj-1" },
     });
+    // Each project once, by name, where blocks write the id with a comment on every workspace.
+    expect(table.projects).toEqual([{ name: "platform", id: "prj-1" }]);
     const settings = Object.fromEntries(table.workspaces.map((r) => [r.key, r.settings]));
     expect(settings).toEqual({ "9-lives": {}, "a-b-c": {}, "a-bc": {}, class: {}, "class-lock": { engineVersion: "1.8.0", autoApply: false } });
   });

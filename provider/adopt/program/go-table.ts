@@ -2,11 +2,11 @@
 // WorkspaceArgs) and one of the deprecations, the shared settings once (withShared), and the loops that
 // declare the resources. Every file is whole on its own (main.go and each later batch share a package,
 // so the row types are declared inside the function that uses them). Laid out as gofmt lays it out.
-import { isCommentedLiteral, isRef, type AdoptionPlan, type InputValue } from "../model";
+import { isRef, type AdoptionPlan, type InputValue } from "../model";
 import { arrayType, field, GO_SDK_MODULE, goBatchFunction, type PackageSchema, type SchemaProperty } from "./go";
 import { literalBody, type GoEntry } from "./go-layout";
 import { batchHeaderLines, headerLines, typeToken } from "./header";
-import { tableOf, type ProgramTable, type WorkspaceRow } from "./table";
+import { isProjectRef, literalOf, tableOf, type ProgramTable, type TableValue, type WorkspaceRow } from "./table";
 
 const NO_VARIABLES: ReadonlyMap<string, string> = new Map();
 
@@ -193,7 +193,12 @@ function body(table: ProgramTable, schema: PackageSchema): string[] {
   if (table.workspaces.length + table.deprecations.length === 0) return [];
   const out = [...HELPERS];
   if (table.workspaces.length > 0) {
-    out.push("", ...WORKSPACE_TYPES, "", ...withShared(table, schema), "");
+    out.push("", ...WORKSPACE_TYPES, "");
+    if (table.projects.length > 0) {
+      out.push("\t// projects: the organization's projects the workspaces below are in, by name (projects are not resources of this package).");
+      out.push("\tprojects := map[string]string{", ...literalBody(table.projects.map((p): GoEntry => ({ key: JSON.stringify(p.name), value: [JSON.stringify(p.id)] })), 2), "\t}");
+    }
+    out.push(...withShared(table, schema), "");
     out.push("\tworkspaces := []workspaceRow{", ...literalBody(table.workspaces.map((row) => rowEntry(row, schema)), 2), "\t}", "", ...WORKSPACE_LOOPS);
   }
   if (table.deprecations.length > 0) {
@@ -221,7 +226,7 @@ function withShared(table: ProgramTable, schema: PackageSchema): string[] {
     "\t\targs.Name = pulumi.String(name)",
   ];
   for (const [key, value] of Object.entries(table.shared)) {
-    const entry = field(key, value, properties[key] ?? {}, schema, NO_VARIABLES, 3);
+    const entry = compactField(key, value, properties[key] ?? {}, schema, 3);
     const [first = "", ...rest] = entry.value;
     out.push(`\t\tif args.${entry.key ?? key} == nil {`);
     if (entry.comment !== undefined) out.push(`\t\t\t// ${entry.comment}`);
@@ -234,7 +239,7 @@ function withShared(table: ProgramTable, schema: PackageSchema): string[] {
 /** A row of the workspaces' table: `{ Name: …, ID: …, … }`, each part as the SDK's type, on one line where it fits. */
 function rowEntry(row: WorkspaceRow, schema: PackageSchema): GoEntry {
   const properties = (kind: string): Readonly<Record<string, SchemaProperty>> => schema.resources[typeToken(kind)]?.inputProperties ?? {};
-  const args = (key: string, kind: string, inputs: Readonly<Record<string, InputValue>>, pointer: boolean): GoEntry => {
+  const args = (key: string, kind: string, inputs: Readonly<Record<string, TableValue>>, pointer: boolean): GoEntry => {
     const head = `${pointer ? "&" : ""}wsbridge.${kind}Args{`;
     const one = inlineFields(inputs, properties(kind), schema);
     if (one !== undefined && fits(3, key, `${head}${one}}`)) return { key, value: [`${head}${one}}`] };
@@ -265,15 +270,15 @@ function fits(depth: number, key: string, value: string): boolean {
 }
 
 /** A struct field whose value goes on one line where it fits (go.ts's field otherwise, one line per entry). */
-function compactField(name: string, value: InputValue, type: SchemaProperty, schema: PackageSchema, depth: number): GoEntry {
+function compactField(name: string, value: TableValue, type: SchemaProperty, schema: PackageSchema, depth: number): GoEntry {
   const key = name.charAt(0).toUpperCase() + name.slice(1);
   const one = inlineValue(value, type, schema);
-  if (one !== undefined && fits(depth, key, one)) return { key, value: [one] };
-  return field(name, value, type, schema, NO_VARIABLES, depth);
+  if (one !== undefined && (fits(depth, key, one) || isProjectRef(value))) return { key, value: [one] };
+  return field(name, value as InputValue, type, schema, NO_VARIABLES, depth);
 }
 
 /** `Key: value, …` of a struct's fields on one line; undefined where a value cannot be. */
-function inlineFields(inputs: Readonly<Record<string, InputValue>>, properties: Readonly<Record<string, SchemaProperty>>, schema: PackageSchema): string | undefined {
+function inlineFields(inputs: Readonly<Record<string, TableValue>>, properties: Readonly<Record<string, SchemaProperty>>, schema: PackageSchema): string | undefined {
   const parts = Object.entries(inputs).map(([k, v]) => {
     const one = inlineValue(v, properties[k] ?? {}, schema);
     return one === undefined ? undefined : `${k.charAt(0).toUpperCase() + k.slice(1)}: ${one}`;
@@ -282,19 +287,20 @@ function inlineFields(inputs: Readonly<Record<string, InputValue>>, properties: 
 }
 
 /** The Go expression of a value on one line; undefined where a literal id carries a comment, which needs a line of its own. */
-function inlineValue(value: InputValue, type: SchemaProperty, schema: PackageSchema): string | undefined {
-  if (isCommentedLiteral(value) || isRef(value)) return undefined;
+function inlineValue(value: TableValue, type: SchemaProperty, schema: PackageSchema): string | undefined {
+  if (isProjectRef(value)) return `pulumi.String(projects[${JSON.stringify(value.name)}])`;
+  if (literalOf(value) !== undefined || isRef(value as InputValue)) return undefined;
   if (type.$ref !== undefined) {
     const token = type.$ref.replace(/^#\/types\//, "");
-    const fields = inlineFields(value as Record<string, InputValue>, schema.types[token]?.properties ?? {}, schema);
+    const fields = inlineFields(value as Record<string, TableValue>, schema.types[token]?.properties ?? {}, schema);
     return fields === undefined ? undefined : `&wsbridge.${token.split(":").pop() ?? token}Args{${fields}}`;
   }
   if (type.type === "array") {
-    const items = (value as readonly InputValue[]).map((item) => inlineValue(item, type.items ?? {}, schema));
+    const items = (value as readonly TableValue[]).map((item) => inlineValue(item, type.items ?? {}, schema));
     return items.every((i) => i !== undefined) ? `${arrayType(type.items ?? {})}{${items.join(", ")}}` : undefined;
   }
   if (type.type === "object") {
-    const entries = Object.entries(value as Record<string, InputValue>).sort(([a], [b]) => (a < b ? -1 : 1));
+    const entries = Object.entries(value as Record<string, TableValue>).sort(([a], [b]) => (a < b ? -1 : 1));
     return `pulumi.StringMap{${entries.map(([k, v]) => `${JSON.stringify(k)}: pulumi.String(${JSON.stringify(v)})`).join(", ")}}`;
   }
   if (type.type === "boolean") return `pulumi.Bool(${JSON.stringify(value)})`;

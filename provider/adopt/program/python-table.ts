@@ -1,11 +1,11 @@
 // The table form in Python (table.ts): TypedDict rows of the workspaces and of the deprecations, typed
 // from the package schema (the one source of the SDK), the shared settings once, and a `declare()`
 // whose loops declare the resources. Every file is whole on its own (the program and each later batch).
-import { isCommentedLiteral, isRef, type AdoptionPlan, type InputValue } from "../model";
+import { isRef, type AdoptionPlan, type InputValue } from "../model";
 import type { PackageSchema, SchemaProperty } from "./go";
 import { batchHeaderLines, headerLines, typeToken } from "./header";
 import { pythonName } from "./python";
-import { rowObject, tableOf, type ProgramTable } from "./table";
+import { isProjectRef, literalOf, rowObject, tableOf, type ProgramTable, type TableValue } from "./table";
 
 /** A value goes on one line where that line stays within this many columns, as a person would write it. */
 const WIDTH = 100;
@@ -171,6 +171,10 @@ function tableLines(table: ProgramTable, schema: PackageSchema): string[] {
     out.push(...inputsTypedDict("LockRow", "A lock, as wsbridge.WorkspaceLock takes it (its workspace is the row's).", "WorkspaceLock", schema, ["workspaceId"]), "", "");
     out.push(...inputsTypedDict("DataRetentionRow", "A data-retention policy, as wsbridge.DataRetentionPolicy takes it (its workspace is the row's).", "DataRetentionPolicy", schema, ["workspaceId"]), "", "");
     out.push(...ROW_TYPES, "", "");
+    if (table.projects.length > 0) {
+      out.push("# The organization's projects the workspaces below are in, by name (projects are not resources of this package).");
+      out.push(...dict("PROJECTS: dict[str, str]", table.projects.flatMap((p) => entry(JSON.stringify(p.name), p.id, {}, schema, 1))), "");
+    }
     out.push("# The settings most workspaces below hold alike, written once.");
     out.push(...dict("SHARED: WorkspaceSettings", Object.entries(table.shared).flatMap(([k, v]) =>
       entry(JSON.stringify(pythonName(k)), v, workspaceProperties[k] ?? {}, rowSchema, 1))));
@@ -200,25 +204,28 @@ function dict(head: string, entries: readonly string[]): string[] {
 }
 
 /** `"key": value,` at `depth`, a value of that schema type: on one line where it fits and holds no comment, else one line per entry. */
-function entry(key: string, value: InputValue, type: SchemaProperty, schema: PackageSchema, depth: number): string[] {
+function entry(key: string, value: TableValue, type: SchemaProperty, schema: PackageSchema, depth: number): string[] {
   const pad = "    ".repeat(depth);
   const one = inline(value, type, schema);
   if (one !== undefined && `${pad}${key}: ${one},`.length <= WIDTH) return [`${pad}${key}: ${one},`];
-  if (isCommentedLiteral(value)) return [`${pad}# ${value.comment}`, `${pad}${key}: ${JSON.stringify(value.value)},`];
+  const literal = literalOf(value);
+  if (literal !== undefined) return [`${pad}# ${literal.comment}`, `${pad}${key}: ${JSON.stringify(literal.value)},`];
   if (Array.isArray(value)) {
-    const items = (value as readonly InputValue[]).flatMap((item) => [
-      ...(isCommentedLiteral(item) ? [`${pad}    # ${item.comment}`] : []), `${pad}    ${isCommentedLiteral(item) ? JSON.stringify(item.value) : inline(item, type.items ?? {}, schema) ?? JSON.stringify(item)},`,
-    ]);
+    const items = (value as readonly TableValue[]).flatMap((item) => {
+      const itemLiteral = literalOf(item);
+      if (itemLiteral !== undefined) return [`${pad}    # ${itemLiteral.comment}`, `${pad}    ${JSON.stringify(itemLiteral.value)},`];
+      return [`${pad}    ${inline(item, type.items ?? {}, schema) ?? JSON.stringify(item)},`];
+    });
     return [`${pad}${key}: [`, ...items, `${pad}],`];
   }
-  if (typeof value === "object" && value !== null && !isRef(value)) {
-    return [`${pad}${key}: {`, ...members(value as Record<string, InputValue>, type, schema).flatMap(([k, v, t]) => entry(k, v, t, schema, depth + 1)), `${pad}},`];
+  if (typeof value === "object" && value !== null && !isRef(value as InputValue) && !isProjectRef(value)) {
+    return [`${pad}${key}: {`, ...members(value as Record<string, TableValue>, type, schema).flatMap(([k, v, t]) => entry(k, v, t, schema, depth + 1)), `${pad}},`];
   }
-  return [`${pad}${key}: ${atom(value)},`];
+  return [`${pad}${key}: ${one ?? atom(value as InputValue)},`];
 }
 
 /** A dict's entries: an object of the schema by the SDK's snake_case keys, a map (tags) by its own. */
-function members(value: Record<string, InputValue>, type: SchemaProperty, schema: PackageSchema): [string, InputValue, SchemaProperty][] {
+function members(value: Record<string, TableValue>, type: SchemaProperty, schema: PackageSchema): [string, TableValue, SchemaProperty][] {
   if (type.$ref !== undefined) {
     const object = schema.types[type.$ref.replace(/^#\/types\//, "")];
     return Object.entries(value).map(([k, v]) => [JSON.stringify(pythonName(k)), v, object?.properties[k] ?? {}]);
@@ -227,20 +234,21 @@ function members(value: Record<string, InputValue>, type: SchemaProperty, schema
 }
 
 /** The value on one line; undefined where a literal id carries a comment, which needs a line of its own. */
-function inline(value: InputValue, type: SchemaProperty, schema: PackageSchema): string | undefined {
-  if (isCommentedLiteral(value) || isRef(value)) return undefined;
+function inline(value: TableValue, type: SchemaProperty, schema: PackageSchema): string | undefined {
+  if (isProjectRef(value)) return `PROJECTS[${JSON.stringify(value.name)}]`;
+  if (literalOf(value) !== undefined || isRef(value as InputValue)) return undefined;
   if (Array.isArray(value)) {
-    const items = (value as readonly InputValue[]).map((item) => inline(item, type.items ?? {}, schema));
+    const items = (value as readonly TableValue[]).map((item) => inline(item, type.items ?? {}, schema));
     return items.every((i) => i !== undefined) ? `[${items.join(", ")}]` : undefined;
   }
   if (typeof value === "object" && value !== null) {
-    const entries = members(value as Record<string, InputValue>, type, schema).map(([k, v, t]) => {
+    const entries = members(value as Record<string, TableValue>, type, schema).map(([k, v, t]) => {
       const one = inline(v, t, schema);
       return one === undefined ? undefined : `${k}: ${one}`;
     });
     return entries.every((e) => e !== undefined) ? `{${entries.join(", ")}}` : undefined;
   }
-  return atom(value);
+  return atom(value as InputValue);
 }
 
 function atom(value: InputValue): string {

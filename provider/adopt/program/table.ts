@@ -17,6 +17,28 @@ export const ROW_PARTS = {
 } as const satisfies Record<string, { kind: AdoptedKind; suffix: string }>;
 export type RowPart = keyof typeof ROW_PARTS;
 
+/**
+ * A project by name: its id from the program's table of projects (`projects.app`), where the block form
+ * writes the literal id with a comment on every workspace. Projects are not resources of this package.
+ */
+export interface ProjectRef {
+  readonly kind: "project";
+  readonly name: string;
+  readonly id: string;
+}
+
+/** A value of a row: an input's, a project by name, or an object of them (a row's parts). */
+export type TableValue = InputValue | ProjectRef | { readonly [key: string]: TableValue };
+
+/** The literal id with its comment, where the value is one. */
+export function literalOf(value: TableValue): CommentedLiteral | undefined {
+  return isCommentedLiteral(value as InputValue) ? (value as CommentedLiteral) : undefined;
+}
+
+export function isProjectRef(value: unknown): value is ProjectRef {
+  return typeof value === "object" && value !== null && (value as { kind?: unknown }).kind === "project";
+}
+
 export interface WorkspaceRow {
   /** The workspace's name: the row's key, the Workspace's `name`, and the base of its resources' names. */
   readonly key: string;
@@ -25,7 +47,7 @@ export interface WorkspaceRow {
   /** Set where the stack holds the workspace (declared elsewhere in the program): why, in words. The row only adds what hangs off it. */
   readonly declaredElsewhere?: string;
   /** The Workspace's inputs beyond `shared` and its name (a declared row only). */
-  readonly settings: Readonly<Record<string, InputValue>>;
+  readonly settings: Readonly<Record<string, TableValue>>;
   /** The lock's inputs but its workspace. */
   readonly lock?: Readonly<Record<string, InputValue>>;
   readonly sshKeyId?: string;
@@ -49,7 +71,9 @@ export interface DeprecationRow {
 export interface ProgramTable {
   readonly organization: string;
   /** The Workspace inputs written once: each held by more than half of the declared workspaces (at least two). */
-  readonly shared: Readonly<Record<string, InputValue>>;
+  readonly shared: Readonly<Record<string, TableValue>>;
+  /** The projects the settings name, by name, in name order. */
+  readonly projects: readonly { readonly name: string; readonly id: string }[];
   /** In the plan's order of workspaces (their names' order). */
   readonly workspaces: readonly WorkspaceRow[];
   readonly deprecations: readonly DeprecationRow[];
@@ -87,7 +111,9 @@ export function tableOf(plan: AdoptionPlan): ProgramTable {
   for (const resource of declared) {
     const { name, ...settings } = resource.inputs;
     const row = rowOf(resource.importId, { kind: "ref", resource: resource.name });
-    row.settings = settings;
+    const project = settings["projectId"];
+    const projectName = isCommentedLiteral(project ?? null) ? plan.projects.get((project as CommentedLiteral).value) : undefined;
+    row.settings = projectName === undefined ? settings : { ...settings, projectId: { kind: "project", name: projectName, id: (project as CommentedLiteral).value } };
     nameOf(row, "workspace", resource.name);
   }
   const attached = (resource: PlannedResource): { row: Draft; rest: Record<string, InputValue> } => {
@@ -117,7 +143,12 @@ export function tableOf(plan: AdoptionPlan): ProgramTable {
     const { organization: _organization, ...inputs } = r.inputs;
     return { name: r.name, inputs };
   });
-  const table: ProgramTable = { organization: plan.organization, shared, workspaces, deprecations };
+  const projects = new Map<string, string>();
+  for (const value of [...Object.values(shared), ...workspaces.flatMap((w) => Object.values(w.settings))]) if (isProjectRef(value)) projects.set(value.name, value.id);
+  const table: ProgramTable = {
+    organization: plan.organization, shared, workspaces, deprecations,
+    projects: [...projects].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, id]) => ({ name, id })),
+  };
   assertSameResources(plan, table);
   return table;
 }
@@ -132,10 +163,11 @@ function nameOf(row: Draft, part: RowPart, name: string): void {
   if (name !== `${row.key}${ROW_PARTS[part].suffix}`) row.names[part] = name;
 }
 
-/** The canonical text of a value, for comparing (a literal id compares by its value). */
-function canonical(value: InputValue): string {
+/** The canonical text of a value, for comparing (a literal id compares by its value, a project by its id). */
+function canonical(value: TableValue): string {
   return JSON.stringify(value, (_key, v: unknown) => {
     if (isCommentedLiteral(v as InputValue)) return (v as CommentedLiteral).value;
+    if (isProjectRef(v)) return v.id;
     if (typeof v !== "object" || v === null || Array.isArray(v)) return v;
     return Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   });
@@ -151,14 +183,14 @@ const FIXED: ReadonlyMap<string, InputValue> = new Map(
  * value, where it has one), the value most rows hold, when more than half of them (and at least two)
  * hold it and it is not what leaving the input out means anyway.
  */
-export function sharedSettings(rows: readonly Readonly<Record<string, InputValue>>[]): Record<string, InputValue> {
-  const shared: Record<string, InputValue> = {};
+export function sharedSettings(rows: readonly Readonly<Record<string, TableValue>>[]): Record<string, TableValue> {
+  const shared: Record<string, TableValue> = {};
   const keys = new Set(rows.flatMap((r) => Object.keys(r)));
   for (const key of [...keys].sort()) {
     const values = rows.map((r) => r[key] ?? FIXED.get(key));
     if (values.some((v) => v === undefined)) continue;
-    const counts = new Map<string, { value: InputValue; count: number }>();
-    for (const value of values as InputValue[]) {
+    const counts = new Map<string, { value: TableValue; count: number }>();
+    for (const value of values as TableValue[]) {
       const text = canonical(value);
       const entry = counts.get(text) ?? { value, count: 0 };
       entry.count++;
@@ -172,8 +204,8 @@ export function sharedSettings(rows: readonly Readonly<Record<string, InputValue
 }
 
 /** A row's settings without what `shared` gives it; where `shared` would give another value, the row's own (its fixed value, if left out). */
-export function beyondShared(settings: Readonly<Record<string, InputValue>>, shared: Readonly<Record<string, InputValue>>): Record<string, InputValue> {
-  const own: Record<string, InputValue> = {};
+export function beyondShared(settings: Readonly<Record<string, TableValue>>, shared: Readonly<Record<string, TableValue>>): Record<string, TableValue> {
+  const own: Record<string, TableValue> = {};
   for (const [key, value] of Object.entries(settings)) if (!(key in shared) || canonical(shared[key] ?? null) !== canonical(value)) own[key] = value;
   for (const key of Object.keys(shared)) {
     const fixed = FIXED.get(key);
@@ -189,7 +221,8 @@ export function resourcesOfTable(table: ProgramTable, resourceOfKey: (key: strin
   const idOfKey = new Map(table.workspaces.map((r) => [r.key, r.id]));
   for (const row of table.workspaces) {
     if (row.declaredElsewhere === undefined) {
-      out.push({ kind: "Workspace", name: name(row, "workspace"), importId: row.id, inputs: withFixedOmitted({ ...table.shared, ...row.settings, name: row.key }) });
+      const settings = { ...table.shared, ...row.settings, name: row.key } as Record<string, InputValue>;
+      out.push({ kind: "Workspace", name: name(row, "workspace"), importId: row.id, inputs: withFixedOmitted(settings) });
     }
   }
   for (const row of table.workspaces) {
@@ -235,8 +268,8 @@ function assertSameResources(plan: AdoptionPlan, table: ProgramTable): void {
 }
 
 /** A row as the object the table holds, its keys as TypeScript names them (what it leaves out, left out). */
-export function rowObject(row: WorkspaceRow): Record<string, InputValue> {
-  const value: Record<string, InputValue> = { id: row.id };
+export function rowObject(row: WorkspaceRow): Record<string, TableValue> {
+  const value: Record<string, TableValue> = { id: row.id };
   if (row.declaredElsewhere !== undefined) value["declaredElsewhere"] = true;
   if (Object.keys(row.settings).length > 0) value["settings"] = row.settings;
   if (row.lock !== undefined) value["lock"] = row.lock;

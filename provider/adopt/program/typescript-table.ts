@@ -2,9 +2,9 @@
 // shared settings once, and the loops that declare the resources. Every file is whole on its own (the
 // program and each later batch), so the loops stay in the code the team owns and can change.
 import { batchHeaderLines, headerLines } from "./header";
-import { rowObject, tableOf, type ProgramTable } from "./table";
+import { isProjectRef, literalOf, rowObject, tableOf, type ProgramTable, type TableValue } from "./table";
 import type { AdoptionPlan } from "../model";
-import { isCommentedLiteral, isRef, type InputValue } from "../model";
+import { isRef, type InputValue } from "../model";
 
 /** A value goes on one line where that line stays within this many columns, as a person would write it. */
 const WIDTH = 100;
@@ -114,6 +114,10 @@ function tableLines(table: ProgramTable): string[] {
   const out = [...OPTIONS];
   if (table.workspaces.length > 0) {
     out.push("", ...WORKSPACE_TYPES, "");
+    if (table.projects.length > 0) {
+      out.push("/** The organization's projects the workspaces below are in, by name (projects are not resources of this package). */");
+      out.push("const projects = {", ...table.projects.map((p) => entry(p.name, p.id, 1)).flat(), "};", "");
+    }
     out.push("/** The settings most workspaces below hold alike, written once. */", "const shared: WorkspaceSettings = {");
     for (const [key, value] of Object.entries(table.shared)) out.push(...entry(key, value, 1));
     out.push("};", "", "/** The workspaces, by name. */", "const workspaces: Readonly<Record<string, WorkspaceRow>> = {");
@@ -133,34 +137,38 @@ function tableLines(table: ProgramTable): string[] {
 }
 
 /** `key: value,` at `depth`: on one line where it fits and holds no comment, else one line per entry. */
-function entry(name: string, value: InputValue, depth: number): string[] {
+function entry(name: string, value: TableValue, depth: number): string[] {
   const pad = "    ".repeat(depth);
   const label = /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : JSON.stringify(name);
   const one = inline(value);
   if (one !== undefined && `${pad}${label}: ${one},`.length <= WIDTH) return [`${pad}${label}: ${one},`];
+  const literal = literalOf(value);
+  if (literal !== undefined) return [`${pad}// ${literal.comment}`, `${pad}${label}: ${JSON.stringify(literal.value)},`];
   if (Array.isArray(value)) {
-    const items = (value as readonly InputValue[]).flatMap((item) => [
-      ...(isCommentedLiteral(item) ? [`${pad}    // ${item.comment}`] : []), `${pad}    ${isCommentedLiteral(item) ? JSON.stringify(item.value) : inline(item) ?? JSON.stringify(item)},`,
-    ]);
+    const items = (value as readonly TableValue[]).flatMap((item) => {
+      const itemLiteral = literalOf(item);
+      if (itemLiteral !== undefined) return [`${pad}    // ${itemLiteral.comment}`, `${pad}    ${JSON.stringify(itemLiteral.value)},`];
+      return [`${pad}    ${inline(item) ?? JSON.stringify(item)},`];
+    });
     return [`${pad}${label}: [`, ...items, `${pad}],`];
   }
-  if (isCommentedLiteral(value)) return [`${pad}// ${value.comment}`, `${pad}${label}: ${JSON.stringify(value.value)},`];
-  if (typeof value === "object" && value !== null && !isRef(value)) {
-    return [`${pad}${label}: {`, ...Object.entries(value).flatMap(([k, v]) => entry(k, v, depth + 1)), `${pad}},`];
+  if (typeof value === "object" && value !== null && !isRef(value as InputValue) && !isProjectRef(value)) {
+    return [`${pad}${label}: {`, ...Object.entries(value).flatMap(([k, v]) => entry(k, v as TableValue, depth + 1)), `${pad}},`];
   }
-  return [`${pad}${label}: ${JSON.stringify(value)},`];
+  return [`${pad}${label}: ${one ?? JSON.stringify(value)},`];
 }
 
 /** The value on one line; undefined where a literal id carries a comment, which needs a line of its own. */
-function inline(value: InputValue): string | undefined {
-  if (isCommentedLiteral(value) || isRef(value)) return undefined;
+function inline(value: TableValue): string | undefined {
+  if (isProjectRef(value)) return `projects${/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(value.name) ? `.${value.name}` : `[${JSON.stringify(value.name)}]`}`;
+  if (literalOf(value) !== undefined || isRef(value as InputValue)) return undefined;
   if (Array.isArray(value)) {
-    const items = (value as readonly InputValue[]).map(inline);
+    const items = (value as readonly TableValue[]).map(inline);
     return items.every((i) => i !== undefined) ? `[${items.join(", ")}]` : undefined;
   }
   if (typeof value === "object" && value !== null) {
     const entries = Object.entries(value).map(([k, v]) => {
-      const one = inline(v);
+      const one = inline(v as TableValue);
       return one === undefined ? undefined : `${/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(k) ? k : JSON.stringify(k)}: ${one}`;
     });
     if (entries.some((e) => e === undefined)) return undefined;
