@@ -13,8 +13,8 @@ import { seedEstate, type EstateManifest } from "../support/adopt-estate";
 import { runAdopt, type AdoptRun } from "../support/adopt-run";
 import { adoptable, adoptableConsumers, consumersInState, stateObjects } from "../support/adoptable";
 import { EstateChanges } from "../support/estate-changes";
-import { pulumiRelease, pythonEnvironmentWithSdk, runCommand, type PythonEnvironment } from "../support/python-env";
-import { useEmulatorAndCli } from "../support/real-cli-stack";
+import { pythonEnvironmentWithSdk, runCommand, testRequirements, type PythonEnvironment } from "../support/python-env";
+import { useEmulatorAndCli, type RealCliEmulator } from "../support/real-cli-stack";
 import { YamlProject, resourceSummary } from "../support/yaml-import-project";
 
 /** A first run downloads the Pulumi Python SDK, mypy and their dependencies from PyPI. */
@@ -49,14 +49,14 @@ const e2e = useEmulatorAndCli({ edition: "self-managed", quiet: true });
 let estate: EstateManifest;
 let project: YamlProject;
 let python: PythonEnvironment;
-/** The id of the workspace a later test makes in the UI. */
+/** The id of the workspace a later test makes in the UI (in the default project; not in the estate's manifest). */
 let made = "";
 
 beforeAll(async () => {
   estate = await seedEstate(e2e.emulator.url, e2e.emulator.token, { workspaces: 16, edition: "self-managed" });
   project = YamlProject.create(e2e.cli, `${estate.organization}-python`);
   fs.rmSync(path.join(project.dir, "Pulumi.yaml"));
-  python = await pythonEnvironmentWithSdk({ requirements: [`pulumi==${pulumiRelease()}`, "mypy"] });
+  python = await pythonEnvironmentWithSdk({ shared: true, requirements: testRequirements() });
 }, LONG_MS);
 
 afterAll(() => {
@@ -64,21 +64,32 @@ afterAll(() => {
   python?.remove();
 });
 
+/** An organization of an emulator, and the project folder its tests adopt into. */
+interface Org {
+  readonly e2e: RealCliEmulator;
+  readonly estate: EstateManifest;
+  readonly project: YamlProject;
+}
+
+const self = (): Org => ({ e2e, estate, project });
+
 /** One operation of the program written in `dir` (by default the project's); its change counts. */
-async function operation(name: "up" | "preview", dir = project.dir, projectName = project.name, stack = STACK): Promise<Record<string, number>> {
+async function operation(
+  name: "up" | "preview", dir = project.dir, projectName = project.name, stack = STACK, org: Org = self(),
+): Promise<Record<string, number>> {
   // Written once: operations run side by side, and one must not read the file while another writes it.
-  const driver = path.join(project.dir, "drive.py");
+  const driver = path.join(org.project.dir, "drive.py");
   if (!fs.existsSync(driver)) fs.writeFileSync(driver, DRIVER);
-  const { status, printed } = await runCommand(python.python, [driver, dir, projectName, stack, name], { cwd: dir, env: project.env });
+  const { status, printed } = await runCommand(python.python, [driver, dir, projectName, stack, name], { cwd: dir, env: org.project.env });
   expect([name, status, status === 0 ? "" : printed]).toEqual([name, 0, ""]);
   const last = printed.trim().split("\n").pop() ?? "{}";
   return JSON.parse(last) as Record<string, number>;
 }
 
 /** `wsbridge adopt` into the project folder (or `dir`) with the estate's read-only token (a later run: no --language). */
-async function adopt(args: string[], dir = project.dir): Promise<void> {
+async function adopt(args: string[], dir = project.dir, org: Org = self()): Promise<void> {
   const run: AdoptRun = await runAdopt(["--out", dir, ...args], {
-    ...project.env, WSBRIDGE_ADDRESS: e2e.emulator.url, WSBRIDGE_TOKEN: estate.tokens.readOnly, WSBRIDGE_ORGANIZATION: estate.organization,
+    ...org.project.env, WSBRIDGE_ADDRESS: org.e2e.emulator.url, WSBRIDGE_TOKEN: org.estate.tokens.readOnly, WSBRIDGE_ORGANIZATION: org.estate.organization,
   });
   expect({ code: run.code, stderr: run.stderr.split("\n").filter((l) => !l.startsWith("reading ")).join("\n") }).toEqual({ code: 0, stderr: "" });
 }
@@ -156,12 +167,31 @@ test("the stack switches with no change to the block form (--form blocks, which 
   expect(e2e.writes()).toEqual([]);
 }, LONG_MS);
 
-test("--split-by project in Python: every folder's program type-checks; every stack's adoption step side by side (one read-only token), every preview clean, GETs only; together the stacks hold each adoptable object exactly once", async () => {
+const SPLIT = "--split-by project in Python, two projects with consumers across them: every folder's program type-checks; every stack's adoption step side by side (one read-only token), every preview clean, GETs only; together the stacks hold each selected object exactly once";
+
+/** The split in Python, in an organization: see SPLIT. */
+async function splitInPython(org: Org): Promise<void> {
+  const { e2e, estate, project } = org;
+  // Two projects with a consumer across them (a stack per project costs an engine run each): found in a
+  // split of the whole organization, which adopt writes without the engine.
+  const probe = path.join(project.dir, "split-probe");
+  await adopt(["--split-by", "project", "--language", "python"], probe, org);
+  const byFolder = new Map(Object.entries((JSON.parse(fs.readFileSync(path.join(probe, "adoption-split.json"), "utf8")) as { folders: Record<string, string> }).folders)
+    .map(([projectId, folder]) => [folder, projectId]));
+  const chosen = [...byFolder].flatMap(([folder, projectId]) => {
+    const other = / adopted by the stack of \.\.\/(\S+) \(/.exec(fs.readFileSync(path.join(probe, folder, "__main__.py"), "utf8"))?.[1];
+    return other === undefined || byFolder.get(other) === undefined ? [] : [[projectId, byFolder.get(other) ?? ""]];
+  })[0] ?? [];
+  expect(chosen).toHaveLength(2);
+  const projectOf = new Map(estate.workspaces.map((w) => [w.id, w.projectId]));
+  const selected = (id: string): boolean => chosen.includes(projectOf.get(id) ?? "");
   const out = path.join(project.dir, "split");
-  await adopt(["--split-by", "project", "--language", "python"], out);
+  await adopt(["--split-by", "project", "--language", "python", ...chosen.flatMap((p) => ["--project", p])], out, org);
   const record = JSON.parse(fs.readFileSync(path.join(out, "adoption-split.json"), "utf8")) as { folders: Record<string, string> };
   const folders = Object.values(record.folders).sort().map((folder) => path.join(out, folder));
-  expect(folders.length).toBeGreaterThan(2);
+  expect(folders.map((f) => path.basename(f))).toHaveLength(3);
+  const programs = folders.map((folder) => fs.readFileSync(path.join(folder, "__main__.py"), "utf8")).join("\n");
+  expect(programs).toMatch(/# [^\n]+: adopted by the stack of \.\.\/[^ ]+ \(wsbridge adopt --split-by project\), so a literal id here\n\s+"ws-/);
   const nameOf = (dir: string): string => /^name: (\S+)$/m.exec(fs.readFileSync(path.join(dir, "Pulumi.yaml"), "utf8"))?.[1] ?? "";
   for (const folder of folders) {
     await typeCheck(folder);
@@ -169,15 +199,30 @@ test("--split-by project in Python: every folder's program type-checks; every st
   }
   e2e.emulator.clearRequests();
   // The project's Pulumi.yaml makes each adoption step read-only (wsbridge:readOnly).
-  const ups = await Promise.all(folders.map((folder) => operation("up", folder, nameOf(folder), "split")));
-  for (const [i, folder] of folders.entries()) {
-    expect(ups[i]).toEqual({ create: 1, import: ups[i]?.["import"] ?? 0 });
-    expect(await operation("preview", folder, nameOf(folder), "split")).toEqual({ same: (ups[i]?.["import"] ?? 0) + 1 });
+  const ups = await Promise.all(folders.map((folder) => operation("up", folder, nameOf(folder), "split", org)));
+  const previews = await Promise.all(folders.map((folder) => operation("preview", folder, nameOf(folder), "split", org)));
+  for (const [i, up] of ups.entries()) {
+    expect(up).toEqual({ create: 1, import: up["import"] ?? 0 });
+    expect(previews[i]).toEqual({ same: (up["import"] ?? 0) + 1 });
   }
   expect(e2e.writes()).toEqual([]);
   const states = await Promise.all(folders.map((folder) => project.another(folder, nameOf(folder)).exportState("split")));
   const held = states.flatMap(stateObjects).sort();
-  // The estate as it is now: the workspace made in the UI by the batch test above is adopted too.
-  expect(held.filter((o) => !o.startsWith("RemoteStateConsumers ")).filter((o) => o !== `Workspace ${made}`)).toEqual(adoptable(estate, () => true));
-  expect(Object.assign({}, ...states.map(consumersInState))).toEqual(adoptableConsumers(estate, () => true));
-}, LONG_MS);
+  expect(held.filter((o) => !o.startsWith("RemoteStateConsumers ") && o !== `Workspace ${made}`)).toEqual(adoptable(estate, selected));
+  expect(Object.assign({}, ...states.map(consumersInState))).toEqual(adoptableConsumers(estate, selected));
+}
+
+test(SPLIT, () => splitInPython(self()), LONG_MS);
+
+describe("the hosted edition", () => {
+  const hosted = useEmulatorAndCli({ edition: "hosted", quiet: true });
+  const org = {} as { -readonly [K in keyof Org]: Org[K] };
+  beforeAll(async () => {
+    org.e2e = hosted;
+    org.estate = await seedEstate(hosted.emulator.url, hosted.emulator.token, { workspaces: 16, edition: "hosted", organization: "hosted-org" });
+    org.project = YamlProject.create(hosted.cli, `${org.estate.organization}-python`);
+  }, LONG_MS);
+  afterAll(() => org.project?.dispose());
+
+  test(SPLIT, () => splitInPython(org), LONG_MS);
+});

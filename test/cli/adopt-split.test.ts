@@ -14,7 +14,7 @@ import { seedEstate, type EstateManifest } from "../support/adopt-estate";
 import { runAdopt } from "../support/adopt-run";
 import { adoptable, adoptableConsumers, consumersInState, stateObjects } from "../support/adoptable";
 import { useEmulatorAndCli } from "../support/real-cli-stack";
-import { goModuleOf, runAdoptedGo, runCommand } from "../support/adopted-go";
+import { goDriverOfFolders, runAdoptedGo, runCommand } from "../support/adopted-go";
 import { programFromTypeScriptFiles, resourceSummary, typeErrorsOfFiles, YamlProject, type Deployment } from "../support/yaml-import-project";
 
 const LONG_MS = 15 * 60_000;
@@ -102,7 +102,8 @@ describe.each(["self-managed", "hosted"] as const)("the %s edition", (edition) =
     e2e.emulator.clearRequests();
     const ups = await Promise.all(folders().map((folder) => ok(folder, ["up", "--stack", STACK, "--yes", "--skip-preview"])));
     for (const stdout of ups) expect(resourceSummary(stdout).join(" ")).toMatch(/= \d+ imported/);
-    for (const folder of folders()) expect(resourceSummary(await ok(folder, ["preview", "--stack", STACK, "--expect-no-changes"])).join(" ")).toMatch(/^\d+ unchanged$/);
+    const previews = await Promise.all(folders().map((folder) => ok(folder, ["preview", "--stack", STACK, "--expect-no-changes"])));
+    for (const preview of previews) expect(resourceSummary(preview).join(" ")).toMatch(/^\d+ unchanged$/);
     expect(e2e.writes()).toEqual([]);
 
     const states = await Promise.all(folders().map(async (folder) => JSON.parse(await ok(folder, ["stack", "export", "--stack", STACK])) as Deployment));
@@ -158,11 +159,13 @@ describe.each(["self-managed", "hosted"] as const)("the %s edition", (edition) =
    * One operation of a split folder's program on its stack, read-only as the adoption step is: its change
    * counts. TypeScript runs inline in this process, Go as its own module (test/support/adopted-go.ts).
    */
-  async function operation(language: "typescript" | "go", dir: string, stack: string, action: "up" | "preview"): Promise<Record<string, number>> {
+  async function operation(
+    language: "typescript" | "go", dir: string, stack: string, action: "up" | "preview", go?: { path: string; index: number },
+  ): Promise<Record<string, number>> {
     const project = shared.another(dir, projectNameOf(dir), { WSBRIDGE_READ_ONLY: "true" });
-    if (language === "go") {
-      return runAdoptedGo(goModuleOf(dir, dir, "go-module"), action, { project: project.name, name: stack, workDir: path.join(dir, "go-stacks"), env: project.env },
-        { address: e2e.emulator.url, token: estate.tokens.readOnly, organization: estate.organization });
+    if (go !== undefined) {
+      return runAdoptedGo(dir, action, { project: project.name, name: stack, workDir: path.join(dir, "go-stacks"), env: project.env },
+        { address: e2e.emulator.url, token: estate.tokens.readOnly, organization: estate.organization }, go);
     }
     const inline = await project.inlineStack(stack, programFromTypeScriptFiles(typescriptFiles(dir), "index.ts"));
     if (action === "preview") return (await inline.preview()).changeSummary as Record<string, number>;
@@ -190,9 +193,13 @@ describe.each(["self-managed", "hosted"] as const)("the %s edition", (edition) =
       const programs = split.map((folder) => fs.readFileSync(path.join(folder, language === "go" ? "main.go" : "index.ts"), "utf8")).join("\n");
       expect(programs).toMatch(/\/\/ [^\n]+: adopted by the stack of \.\.\/[^ ]+ \(wsbridge adopt --split-by project\), so a literal id here\n\s+"ws-/);
 
-      const ups = await Promise.all(split.map((folder) => operation(language, folder, stack, "up")));
+      // Go: one build for every folder's program (test/support/adopted-go.ts).
+      const driver = language === "go" ? await goDriverOfFolders(split, dir) : undefined;
+      const go = (index: number): { path: string; index: number } | undefined => (driver === undefined ? undefined : { path: driver, index });
+      const ups = await Promise.all(split.map((folder, i) => operation(language, folder, stack, "up", go(i))));
       for (const up of ups) expect(up).toEqual({ create: 1, import: (up["import"] ?? 0) });
-      for (const [i, folder] of split.entries()) expect(await operation(language, folder, stack, "preview")).toEqual({ same: (ups[i]?.["import"] ?? 0) + 1 });
+      const previews = await Promise.all(split.map((folder, i) => operation(language, folder, stack, "preview", go(i))));
+      for (const [i, preview] of previews.entries()) expect(preview).toEqual({ same: (ups[i]?.["import"] ?? 0) + 1 });
       expect(e2e.writes()).toEqual([]);
 
       const states = await Promise.all(split.map((folder) => shared.another(folder, projectNameOf(folder)).exportState(stack)));

@@ -1,10 +1,11 @@
 // A Python program through the provider plugin on the real Pulumi CLI: the Python test program in
 // test/python runs inline Python programs with Pulumi's Python Automation API (no language host), using the
-// generated Python SDK (sdk/python) as a user installs it: a wheel, in a fresh virtual environment, with the
-// Pulumi SDK of the CLI's release from PyPI. Its steps are those of the Go program (test/go): all seven kinds
-// and the four lookups in one program, an explicit provider, up, a no-op preview, one change previewed
-// exactly, refresh after drift, `pulumi import` of a workspace, bad inputs failing the preview with the
-// TypeScript route's messages, destroy (test/python/test_every_kind.py lists them).
+// generated Python SDK (sdk/python) as a user installs it: a wheel, in a virtual environment of its own (made
+// once for the suite, test/support/python-env.ts), with the Pulumi SDK of the CLI's release from PyPI. Its
+// steps are those of the Go program (test/go): all seven kinds and the four lookups in one program, an
+// explicit provider, up, a no-op preview, one change previewed exactly, refresh after drift, `pulumi import`
+// of a workspace, bad inputs failing the preview with the TypeScript route's messages, destroy
+// (test/python/test_every_kind.py lists them).
 //
 // The plugin is not installed: PULUMI_HOME starts empty and the engine downloads the plugin the first time
 // the program needs it, from the release the SDK names (pulumi-plugin.json's "server"), which a local
@@ -17,7 +18,7 @@ import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { pluginArchive, pulumiCli, repoRoot } from "../../scripts/lib/stack-harness";
 import { fetchingEnvironment, releaseAssetPath, servePluginReleases, type PluginReleaseServer } from "../support/plugin-release-server";
-import { pulumiRelease, pythonEnvironmentWithSdk, runCommand, type Printed, type PythonEnvironment } from "../support/python-env";
+import { pulumiRelease, pythonEnvironmentWithSdk, runCommand, testRequirements, type Printed, type PythonEnvironment } from "../support/python-env";
 
 const PYTHON_TEST_DIR = path.join(repoRoot, "test", "python");
 /** A first run downloads the Pulumi Python SDK and its dependencies from PyPI. */
@@ -59,7 +60,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => downloads.listen(0, "127.0.0.1", resolve));
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "wsbridge-py-"));
   fs.mkdirSync(path.join(dir, "stacks"));
-  python = await pythonEnvironmentWithSdk({ dir: path.join(dir, "python") });
+  python = await pythonEnvironmentWithSdk({ shared: true, requirements: testRequirements() });
   // An empty PULUMI_HOME, and the engine's automatic plugin acquisition left on (the CLI's default).
   const pulumiEnv = fetchingEnvironment(cli, dir, releases);
   env = {
@@ -86,7 +87,7 @@ afterAll(async () => {
 
 const runPython = (args: string[]): Promise<Printed> => runCommand(python.python, args, { cwd: PYTHON_TEST_DIR, env });
 
-test("the fresh virtual environment holds the SDK's wheel and the Pulumi SDK of the CLI's release, and PULUMI_HOME no plugin", async () => {
+test("the virtual environment holds the SDK's wheel and the Pulumi SDK of the CLI's release, and PULUMI_HOME no plugin", async () => {
   expect(path.basename(python.wheel)).toBe(`pulumi_wsbridge-${VERSION}-py3-none-any.whl`);
   const installed = await runPython(["-c", [
     "import importlib.metadata as m, json, pulumi_wsbridge",

@@ -2,6 +2,7 @@
 // built from sdk/python (`pip wheel`), installed by pip with the Pulumi SDK from PyPI. pip's own cache
 // (below the user's HOME, which these commands keep) makes a second set-up take seconds.
 import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -25,6 +26,18 @@ export interface PythonEnvironmentOptions {
   requirements?: string[];
   /** The interpreter that makes the environment (default: `python3`). */
   python?: string;
+  /**
+   * One environment for every test file that asks for the same one (the SDK's files, `requirements`),
+   * made once below the temporary folder by the first to ask while the others wait: the suite runs its
+   * files side by side, and each environment costs tens of seconds. It is never changed after it is
+   * made, and `remove` leaves it (a later suite run with the same SDK finds it ready).
+   */
+  shared?: boolean;
+}
+
+/** What the test files that run Python install beside the SDK: the Pulumi SDK of the CLI's release, and mypy. */
+export function testRequirements(): string[] {
+  return [`pulumi==${pulumiRelease()}`, "mypy"];
 }
 
 export interface Printed {
@@ -62,6 +75,7 @@ export function pulumiRelease(): string {
  * would leave `build/` and `*.egg-info` in the repository.
  */
 export async function pythonEnvironmentWithSdk(options: PythonEnvironmentOptions = {}): Promise<PythonEnvironment> {
+  if (options.shared === true && options.dir === undefined) return sharedEnvironment(options);
   const made = options.dir === undefined;
   const dir = options.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), "wsbridge-python-"));
   fs.mkdirSync(dir, { recursive: true });
@@ -90,4 +104,50 @@ export async function pythonEnvironmentWithSdk(options: PythonEnvironmentOptions
     wheel,
     remove: () => { if (made) fs.rmSync(dir, { recursive: true, force: true }); },
   };
+}
+
+const READY = "ready.json";
+
+/** The shared environment for these options: made by the first caller holding the lock (a folder), awaited by the rest. */
+async function sharedEnvironment(options: PythonEnvironmentOptions): Promise<PythonEnvironment> {
+  const hash = createHash("sha256");
+  hash.update(JSON.stringify([options.python ?? "python3", [...(options.requirements ?? [])].sort()]));
+  for (const file of (fs.readdirSync(path.join(repoRoot, "sdk", "python"), { recursive: true }) as string[]).sort()) {
+    const full = path.join(repoRoot, "sdk", "python", file);
+    if (fs.statSync(full).isFile()) hash.update(file).update(fs.readFileSync(full));
+  }
+  const root = path.join(os.tmpdir(), "wsbridge-python-envs");
+  fs.mkdirSync(root, { recursive: true });
+  const dir = path.join(root, hash.digest("hex").slice(0, 16));
+  const lock = `${dir}.lock`;
+  const ready = (): PythonEnvironment | undefined => {
+    try {
+      const made = JSON.parse(fs.readFileSync(path.join(dir, READY), "utf8")) as Omit<PythonEnvironment, "remove">;
+      return { ...made, remove: () => undefined };
+    } catch {
+      return undefined;
+    }
+  };
+  for (const deadline = Date.now() + 15 * 60_000; Date.now() < deadline;) {
+    const found = ready();
+    if (found !== undefined) return found;
+    try {
+      fs.mkdirSync(lock);
+    } catch {
+      // Another file is making it; a lock left by a process that died is taken over after 10 minutes.
+      const since = fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs;
+      if (since !== undefined && Date.now() - since > 10 * 60_000) fs.rmSync(lock, { recursive: true, force: true });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      continue;
+    }
+    try {
+      fs.rmSync(dir, { recursive: true, force: true });
+      const made = await pythonEnvironmentWithSdk({ ...options, shared: false, dir });
+      fs.writeFileSync(path.join(dir, READY), JSON.stringify({ venv: made.venv, python: made.python, wheel: made.wheel }));
+      return { ...made, remove: () => undefined };
+    } finally {
+      fs.rmSync(lock, { recursive: true, force: true });
+    }
+  }
+  throw new Error(`the shared Python environment ${dir} was not made within 15 minutes`);
 }
