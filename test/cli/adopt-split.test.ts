@@ -114,6 +114,84 @@ describe.each(["self-managed", "hosted"] as const)("the %s edition", (edition) =
     expect(held.filter((o) => o.startsWith("RemoteStateConsumers ")).length).toBe(Object.keys(adoptableConsumers(estate, everyWorkspace)).length);
   }, LONG_MS);
 
+  /** The Pulumi project name in a folder's Pulumi.yaml. */
+  function projectNameOf(dir: string): string {
+    return /^name: (\S+)$/m.exec(fs.readFileSync(path.join(dir, "Pulumi.yaml"), "utf8"))?.[1] ?? "";
+  }
+
+  /** The TypeScript files of a folder adopt wrote, by relative path. */
+  function typescriptFiles(dir: string): Map<string, string> {
+    const names = ["index.ts", ...fs.readdirSync(path.join(dir, "adopted")).map((f) => `adopted/${f}`)].filter((f) => f.endsWith(".ts"));
+    return new Map(names.map((name) => [name, fs.readFileSync(path.join(dir, name), "utf8")]));
+  }
+
+  /**
+   * One operation of a split folder's program on its stack, read-only as the adoption step is: its change
+   * counts. TypeScript runs inline in this process, Go as its own module (test/support/adopted-go.ts).
+   */
+  async function operation(
+    language: "typescript" | "go", dir: string, stack: string, action: "up" | "preview", go?: { path: string; index: number },
+  ): Promise<Record<string, number>> {
+    const project = shared.another(dir, projectNameOf(dir), { WSBRIDGE_READ_ONLY: "true" });
+    if (go !== undefined) {
+      return runAdoptedGo(dir, action, { project: project.name, name: stack, workDir: path.join(dir, "go-stacks"), env: project.env },
+        { address: e2e.emulator.url, token: estate.tokens.readOnly, organization: estate.organization }, go);
+    }
+    const inline = await project.inlineStack(stack, programFromTypeScriptFiles(typescriptFiles(dir), "index.ts"));
+    if (action === "preview") return (await inline.preview()).changeSummary as Record<string, number>;
+    return (await inline.up()).summary.resourceChanges as Record<string, number>;
+  }
+
+  test.each(["typescript", "go"] as const)("in %s, two projects with a consumer across them: the split's programs are tables that compile; every stack's adoption step side by side, every preview clean, GETs only; together the stacks hold each selected object exactly once", async (language) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), `wsbridge-adopt-split-${language}-`));
+    // The YAML split's stacks are `dev` of the same project names, in the same backend.
+    const stack = language;
+    try {
+      // Two projects with a consumer across them, as the YAML split above found them (a stack per project
+      // costs an engine run each; every project's stack ran in Pulumi YAML above).
+      const projectOfFolder = new Map(Object.entries((JSON.parse(fs.readFileSync(path.join(out, "adoption-split.json"), "utf8")) as { folders: Record<string, string> }).folders)
+        .map(([projectId, folder]) => [folder, projectId]));
+      const chosen = [...projectOfFolder].flatMap(([folder, projectId]) => {
+        const other = / adopted by the stack of \.\.\/(\S+) \(/.exec(fs.readFileSync(path.join(out, folder, "Pulumi.yaml"), "utf8"))?.[1];
+        return other === undefined || !projectOfFolder.has(other) ? [] : [[projectId, projectOfFolder.get(other) ?? ""]];
+      })[0] ?? [];
+      expect(chosen).toHaveLength(2);
+      const projectOf = new Map(estate.workspaces.map((w) => [w.id, w.projectId]));
+      const selected = (id: string): boolean => chosen.includes(projectOf.get(id) ?? "");
+      e2e.emulator.clearRequests();
+      const run = await runAdopt(["--out", dir, "--split-by", "project", "--language", language, ...chosen.flatMap((p) => ["--project", p])], readOnly());
+      expect({ code: run.code, stderr: run.stderr.split("\n").filter((l) => !l.startsWith("reading ")).join("\n") }).toEqual({ code: 0, stderr: "" });
+      const split = folders(dir).map((folder) => path.join(dir, folder));
+      expect(split).toHaveLength(3);
+      for (const folder of split) {
+        if (language === "typescript") {
+          expect(typeErrorsOfFiles(typescriptFiles(folder), "index.ts")).toEqual([]);
+          await shared.another(folder, projectNameOf(folder)).initStack(stack, { address: e2e.emulator.url, token: estate.tokens.readOnly, organization: estate.organization });
+        } else {
+          expect(await runCommand("gofmt", ["-l", "."], folder)).toBe("");
+        }
+      }
+      const programs = split.map((folder) => fs.readFileSync(path.join(folder, language === "go" ? "main.go" : "index.ts"), "utf8")).join("\n");
+      expect(programs).toMatch(/\/\/ [^\n]+: adopted by the stack of \.\.\/[^ ]+ \(wsbridge adopt --split-by project\), so a literal id here\n\s+"ws-/);
+
+      // Go: one build for every folder's program (test/support/adopted-go.ts).
+      const driver = language === "go" ? await goDriverOfFolders(split, dir) : undefined;
+      const go = (index: number): { path: string; index: number } | undefined => (driver === undefined ? undefined : { path: driver, index });
+      const ups = await Promise.all(split.map((folder, i) => operation(language, folder, stack, "up", go(i))));
+      for (const up of ups) expect(up).toEqual({ create: 1, import: (up["import"] ?? 0) });
+      const previews = await Promise.all(split.map((folder, i) => operation(language, folder, stack, "preview", go(i))));
+      for (const [i, preview] of previews.entries()) expect(preview).toEqual({ same: (ups[i]?.["import"] ?? 0) + 1 });
+      expect(e2e.writes()).toEqual([]);
+
+      const states = await Promise.all(split.map((folder) => shared.another(folder, projectNameOf(folder)).exportState(stack)));
+      const held = states.flatMap(stateObjects).sort();
+      expect(held.filter((o) => !o.startsWith("RemoteStateConsumers "))).toEqual(adoptable(estate, selected));
+      expect(Object.assign({}, ...states.map(consumersInState))).toEqual(adoptableConsumers(estate, selected));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, LONG_MS);
+
   // Later runs decide nothing by edition: once is enough.
   if (edition === "self-managed") {
     test("a later run with no flags keeps the split, reads each stack, and changes no file", async () => {
@@ -143,72 +221,4 @@ describe.each(["self-managed", "hosted"] as const)("the %s edition", (edition) =
       expect(naming.length).toBe(1);
     }, LONG_MS);
   }
-
-  /** The Pulumi project name in a folder's Pulumi.yaml. */
-  function projectNameOf(dir: string): string {
-    return /^name: (\S+)$/m.exec(fs.readFileSync(path.join(dir, "Pulumi.yaml"), "utf8"))?.[1] ?? "";
-  }
-
-  /** The TypeScript files of a folder adopt wrote, by relative path. */
-  function typescriptFiles(dir: string): Map<string, string> {
-    const names = ["index.ts", ...fs.readdirSync(path.join(dir, "adopted")).map((f) => `adopted/${f}`)].filter((f) => f.endsWith(".ts"));
-    return new Map(names.map((name) => [name, fs.readFileSync(path.join(dir, name), "utf8")]));
-  }
-
-  /**
-   * One operation of a split folder's program on its stack, read-only as the adoption step is: its change
-   * counts. TypeScript runs inline in this process, Go as its own module (test/support/adopted-go.ts).
-   */
-  async function operation(
-    language: "typescript" | "go", dir: string, stack: string, action: "up" | "preview", go?: { path: string; index: number },
-  ): Promise<Record<string, number>> {
-    const project = shared.another(dir, projectNameOf(dir), { WSBRIDGE_READ_ONLY: "true" });
-    if (go !== undefined) {
-      return runAdoptedGo(dir, action, { project: project.name, name: stack, workDir: path.join(dir, "go-stacks"), env: project.env },
-        { address: e2e.emulator.url, token: estate.tokens.readOnly, organization: estate.organization }, go);
-    }
-    const inline = await project.inlineStack(stack, programFromTypeScriptFiles(typescriptFiles(dir), "index.ts"));
-    if (action === "preview") return (await inline.preview()).changeSummary as Record<string, number>;
-    return (await inline.up()).summary.resourceChanges as Record<string, number>;
-  }
-
-  test.each(["typescript", "go"] as const)("in %s: the split's programs are tables that compile; every stack's adoption step side by side, every preview clean, GETs only; together the stacks hold each adoptable object exactly once", async (language) => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), `wsbridge-adopt-split-${language}-`));
-    // The YAML split's stacks are `dev` of the same project names, in the same backend.
-    const stack = language;
-    try {
-      e2e.emulator.clearRequests();
-      const run = await runAdopt(["--out", dir, "--split-by", "project", "--language", language], readOnly());
-      expect({ code: run.code, stderr: run.stderr.split("\n").filter((l) => !l.startsWith("reading ")).join("\n") }).toEqual({ code: 0, stderr: "" });
-      const split = folders(dir).map((folder) => path.join(dir, folder));
-      expect(split.map((f) => path.basename(f))).toEqual(folders());
-      for (const folder of split) {
-        if (language === "typescript") {
-          expect(typeErrorsOfFiles(typescriptFiles(folder), "index.ts")).toEqual([]);
-          await shared.another(folder, projectNameOf(folder)).initStack(stack, { address: e2e.emulator.url, token: estate.tokens.readOnly, organization: estate.organization });
-        } else {
-          expect(await runCommand("gofmt", ["-l", "."], folder)).toBe("");
-        }
-      }
-      const programs = split.map((folder) => fs.readFileSync(path.join(folder, language === "go" ? "main.go" : "index.ts"), "utf8")).join("\n");
-      expect(programs).toMatch(/\/\/ [^\n]+: adopted by the stack of \.\.\/[^ ]+ \(wsbridge adopt --split-by project\), so a literal id here\n\s+"ws-/);
-
-      // Go: one build for every folder's program (test/support/adopted-go.ts).
-      const driver = language === "go" ? await goDriverOfFolders(split, dir) : undefined;
-      const go = (index: number): { path: string; index: number } | undefined => (driver === undefined ? undefined : { path: driver, index });
-      const ups = await Promise.all(split.map((folder, i) => operation(language, folder, stack, "up", go(i))));
-      for (const up of ups) expect(up).toEqual({ create: 1, import: (up["import"] ?? 0) });
-      const previews = await Promise.all(split.map((folder, i) => operation(language, folder, stack, "preview", go(i))));
-      for (const [i, preview] of previews.entries()) expect(preview).toEqual({ same: (ups[i]?.["import"] ?? 0) + 1 });
-      expect(e2e.writes()).toEqual([]);
-
-      const states = await Promise.all(split.map((folder) => shared.another(folder, projectNameOf(folder)).exportState(stack)));
-      const held = states.flatMap(stateObjects).sort();
-      const everyWorkspace = (): boolean => true;
-      expect(held.filter((o) => !o.startsWith("RemoteStateConsumers "))).toEqual(adoptable(estate, everyWorkspace));
-      expect(Object.assign({}, ...states.map(consumersInState))).toEqual(adoptableConsumers(estate, everyWorkspace));
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  }, LONG_MS);
 });
