@@ -13,6 +13,7 @@ import { seedEstate, type EstateManifest } from "../support/adopt-estate";
 import { runAdopt, type AdoptRun } from "../support/adopt-run";
 import { adoptable, adoptableConsumers, consumersInState, stateObjects } from "../support/adoptable";
 import { EstateChanges } from "../support/estate-changes";
+import { projectsWithAConsumerAcross } from "../support/split-pair";
 import { pythonEnvironmentWithSdk, runCommand, testRequirements, type PythonEnvironment } from "../support/python-env";
 import { useEmulatorAndCli, type RealCliEmulator } from "../support/real-cli-stack";
 import { YamlProject, resourceSummary } from "../support/yaml-import-project";
@@ -176,12 +177,7 @@ async function splitInPython(org: Org): Promise<void> {
   // split of the whole organization, which adopt writes without the engine.
   const probe = path.join(project.dir, "split-probe");
   await adopt(["--split-by", "project", "--language", "python"], probe, org);
-  const byFolder = new Map(Object.entries((JSON.parse(fs.readFileSync(path.join(probe, "adoption-split.json"), "utf8")) as { folders: Record<string, string> }).folders)
-    .map(([projectId, folder]) => [folder, projectId]));
-  const chosen = [...byFolder].flatMap(([folder, projectId]) => {
-    const other = / adopted by the stack of \.\.\/(\S+) \(/.exec(fs.readFileSync(path.join(probe, folder, "__main__.py"), "utf8"))?.[1];
-    return other === undefined || byFolder.get(other) === undefined ? [] : [[projectId, byFolder.get(other) ?? ""]];
-  })[0] ?? [];
+  const chosen = projectsWithAConsumerAcross(probe, "__main__.py");
   expect(chosen).toHaveLength(2);
   const projectOf = new Map(estate.workspaces.map((w) => [w.id, w.projectId]));
   const selected = (id: string): boolean => chosen.includes(projectOf.get(id) ?? "");

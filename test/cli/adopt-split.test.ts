@@ -15,6 +15,7 @@ import { runAdopt } from "../support/adopt-run";
 import { adoptable, adoptableConsumers, consumersInState, stateObjects } from "../support/adoptable";
 import { useEmulatorAndCli } from "../support/real-cli-stack";
 import { goDriverOfFolders, runAdoptedGo, runCommand } from "../support/adopted-go";
+import { projectsWithAConsumerAcross } from "../support/split-pair";
 import { programFromTypeScriptFiles, resourceSummary, typeErrorsOfFiles, YamlProject, type Deployment } from "../support/yaml-import-project";
 
 const LONG_MS = 15 * 60_000;
@@ -149,12 +150,7 @@ describe.each(["self-managed", "hosted"] as const)("the %s edition", (edition) =
     try {
       // Two projects with a consumer across them, as the YAML split above found them (a stack per project
       // costs an engine run each; every project's stack ran in Pulumi YAML above).
-      const projectOfFolder = new Map(Object.entries((JSON.parse(fs.readFileSync(path.join(out, "adoption-split.json"), "utf8")) as { folders: Record<string, string> }).folders)
-        .map(([projectId, folder]) => [folder, projectId]));
-      const chosen = [...projectOfFolder].flatMap(([folder, projectId]) => {
-        const other = / adopted by the stack of \.\.\/(\S+) \(/.exec(fs.readFileSync(path.join(out, folder, "Pulumi.yaml"), "utf8"))?.[1];
-        return other === undefined || !projectOfFolder.has(other) ? [] : [[projectId, projectOfFolder.get(other) ?? ""]];
-      })[0] ?? [];
+      const chosen = projectsWithAConsumerAcross(out, "Pulumi.yaml");
       expect(chosen).toHaveLength(2);
       const projectOf = new Map(estate.workspaces.map((w) => [w.id, w.projectId]));
       const selected = (id: string): boolean => chosen.includes(projectOf.get(id) ?? "");
