@@ -1,10 +1,9 @@
 // The table form in TypeScript (table.ts): typed rows of the workspaces and of the deprecations, the
 // shared settings once, and the loops that declare the resources. Every file is whole on its own (the
 // program and each later batch), so the loops stay in the code the team owns and can change.
+import { isRef, type AdoptionPlan, type InputValue } from "../model";
 import { batchHeaderLines, headerLines } from "./header";
 import { isProjectRef, literalOf, rowObject, tableOf, type ProgramTable, type TableValue } from "./table";
-import type { AdoptionPlan } from "../model";
-import { isRef, type InputValue } from "../model";
 
 /** A value goes on one line where that line stays within this many columns, as a person would write it. */
 const WIDTH = 100;
