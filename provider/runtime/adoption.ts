@@ -17,6 +17,8 @@ import { WORKSPACE_TAG_BINDINGS_OMITTED } from "../schemas/workspace-tag-binding
 
 export type { Adoption } from "./lifecycle";
 export type { VersionKey } from "./kinds/module-version-deprecation";
+/** A module version's import id, `<org>/<module>/<provider>/<version>`. */
+export { idOf as moduleVersionImportId } from "./kinds/module-version-deprecation";
 
 /** A workspace: every setting it holds of its own; one the import id `ws-…` adopts. */
 export function workspaceAdoption(workspace: Workspace): Adoption & { readonly inputs: Props } {

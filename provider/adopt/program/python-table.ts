@@ -4,7 +4,7 @@
 import { isRef, type AdoptionPlan, type InputValue } from "../model";
 import type { PackageSchema, SchemaProperty } from "./go";
 import { batchHeaderLines, headerLines, typeToken } from "./header";
-import { pythonName } from "./python";
+import { atom, pythonName } from "./python";
 import { isProjectRef, literalOf, rowObject, tableOf, type ProgramTable, type TableValue } from "./table";
 
 /** A value goes on one line where that line stays within this many columns, as a person would write it. */
@@ -249,11 +249,4 @@ function inline(value: TableValue, type: SchemaProperty, schema: PackageSchema):
     return entries.every((e) => e !== undefined) ? `{${entries.join(", ")}}` : undefined;
   }
   return atom(value as InputValue);
-}
-
-function atom(value: InputValue): string {
-  if (value === true) return "True";
-  if (value === false) return "False";
-  if (value === null) return "None";
-  return JSON.stringify(value);
 }

@@ -136,7 +136,8 @@ function expression(value: InputValue, type: SchemaProperty, schema: PackageSche
   return [atom(value)];
 }
 
-function atom(value: InputValue): string {
+/** A Python literal of a plain value. */
+export function atom(value: InputValue): string {
   if (value === true) return "True";
   if (value === false) return "False";
   if (value === null) return "None";

@@ -4,6 +4,8 @@
 // what hangs off its workspace. The loop gives every resource the name, the inputs and the import id
 // the block form gives it, so a stack can switch between the forms with no change: `tableOf` checks
 // that by rebuilding each planned resource from the table, and fails loudly where one would differ.
+import { adoptionOf, moduleVersionImportId } from "../../runtime/adoption";
+import { withoutFixedValues } from "../../schemas/omission";
 import { WORKSPACE_OMITTED } from "../../schemas/workspace";
 import { isCommentedLiteral, isRef, type AdoptedKind, type AdoptionPlan, type CommentedLiteral, type InputValue, type PlannedResource } from "../model";
 
@@ -79,14 +81,15 @@ export interface ProgramTable {
   readonly deprecations: readonly DeprecationRow[];
 }
 
-/** The import id of a row's consumer list: the workspace, then every consumer's id, sorted, as the kind's import takes it. */
-export function consumersImportId(workspaceId: string, consumerIds: readonly string[]): string {
-  return `${workspaceId}/${[...consumerIds].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).join(",")}`;
+/** The import id of a row's consumer list, as the kind's own adoption makes it. */
+function consumersImportId(workspaceId: string, consumerIds: readonly string[]): string {
+  const adoption = adoptionOf.remoteStateConsumers(workspaceId, consumerIds);
+  return adoption !== undefined && "importId" in adoption ? adoption.importId : workspaceId;
 }
 
 /** The import id of a deprecation, as the kind's import takes it. */
-export function deprecationImportId(organization: string, inputs: Readonly<Record<string, InputValue>>): string {
-  return [organization, inputs["moduleName"], inputs["provider"], inputs["version"]].map(String).join("/");
+function deprecationImportId(organization: string, inputs: Readonly<Record<string, InputValue>>): string {
+  return moduleVersionImportId({ organization, moduleName: String(inputs["moduleName"]), provider: String(inputs["provider"]), version: String(inputs["version"]) });
 }
 
 /** The plan as tables. Throws if a resource the loops would declare differed from the plan's (a defect, not a user error). */
@@ -243,9 +246,9 @@ export function resourcesOfTable(table: ProgramTable, resourceOfKey: (key: strin
   return out;
 }
 
-/** Inputs with the fixed values left out that equal them (what check fills in either way), for comparing. */
+/** Inputs without the fixed values check fills in either way (what import and adopt leave out), for comparing. */
 function withFixedOmitted(inputs: Record<string, InputValue>): Record<string, InputValue> {
-  return Object.fromEntries(Object.entries(inputs).filter(([key, value]) => !FIXED.has(key) || canonical(FIXED.get(key) ?? null) !== canonical(value)));
+  return withoutFixedValues(WORKSPACE_OMITTED, inputs) as Record<string, InputValue>;
 }
 
 /** The table declares exactly the plan's resources: names, import ids, and inputs as check completes them. */

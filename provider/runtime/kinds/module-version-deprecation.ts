@@ -412,7 +412,7 @@ function refOf(key: { organization: string; moduleName: string; provider: string
   return { organization: key.organization, name: key.moduleName, provider: key.provider, version: key.version };
 }
 
-function idOf(key: { organization: string; moduleName: string; provider: string; version: string }): string {
+export function idOf(key: { organization: string; moduleName: string; provider: string; version: string }): string {
   return `${key.organization}/${key.moduleName}/${key.provider}/${key.version}`;
 }
 
