@@ -1,53 +1,59 @@
 #!/usr/bin/env node
-// `npm run build:plugin`: bundles the provider plugin into one JavaScript file and packs it as an
-// archive that `pulumi plugin install resource wsbridge <version> --file <archive>` accepts:
+// `npm run build:plugin`: builds the provider plugin as one executable per platform and packs each as
+// the archive the engine downloads and `pulumi plugin install resource wsbridge <version> --file
+// <archive>` accepts:
 //
-//   dist/plugin/pulumi-resource-wsbridge-v<version>-<os>-<arch>.tar.gz
-//     pulumi-resource-wsbridge               a #!/bin/sh launcher: exec node on the loader beside it
-//     pulumi-resource-wsbridge.js            the loader (scripts/plugin-loader.js): runs the bundle
-//                                            with V8's code cache
-//     pulumi-resource-wsbridge.bundle.js     the plugin, its dependencies (gRPC, protobuf, undici, zod)
-//                                            and the package schema inside; Node.js is all it needs
-//     pulumi-resource-wsbridge.bundle.js.cache   the bundle compiled by this Node.js (V8 code cache)
-//     pulumi-resource-wsbridge.bundle.js.LEGAL.txt   the bundled packages' licence notices
+//   dist/plugin/pulumi-resource-wsbridge-v<version>-<os>-<arch>.tar.gz, for linux-amd64, linux-arm64,
+//   darwin-amd64, darwin-arm64 and windows-amd64:
+//     pulumi-resource-wsbridge (.exe on Windows)   the plugin: Node.js with the bundle injected as a
+//                                                  single-executable application; nothing else needed
+//     pulumi-resource-wsbridge.NOTICES.txt         the licences of the bundled packages and of Node.js
 //
-// Why a bundle: the engine starts one plugin process per provider, and resolving and reading hundreds
-// of files of node_modules costs more start time than parsing one file; compiling that file was then
-// most of the rest, hence the code cache (docs/performance.md). The plugin is plain JavaScript, so the
-// same archive serves every OS and architecture with a POSIX shell; one is written per Pulumi platform
-// name, since the CLI looks for `<os>-<arch>` in the file name.
+// How (scripts/plugin-executable/): esbuild bundles the plugin, its dependencies (gRPC, protobuf,
+// undici, zod) and the package schema into one file; Node.js 22's own single-executable route makes it
+// a preparation blob (with V8's code cache for this machine's platform) and postject injects that into
+// the official Node.js binary of each platform, fetched once from the npm registry into the per-user
+// cache; the macOS executables are then signed ad hoc, the Windows one loses the certificate the
+// injection invalidated. Why one executable: Go, Python and .NET users need no Node.js, and Windows
+// works (docs/plugin.md); why a bundle: one file to compile, which the code cache then skips.
 //
 // Beside the archives it writes the plugin's Node.js SDK as an npm tarball,
 // dist/plugin/pulumi-wsbridge-wsbridge-<version>.tgz (`npm install` it; it names plugin wsbridge <version>),
 // compiled from sdk/nodejs by scripts/build-nodejs-sdk.sh.
 //
-// `--only-bundle` writes dist/plugin/bin/ (launcher and bundle) without archives or SDK.
-//
+//   --platform P      only the archive for P (repeatable; `this` is this machine's platform): the test
+//                     suite builds only the one it runs
 // For a release (scripts/release.js), without touching the repository's files:
 //   --version X.Y.Z   the plugin's version, in the bundle, its package schema's `version` and the archives'
 //                     names, instead of package.json's; no SDK tarball is written then (sdk/nodejs carries
 //                     package.json's version: scripts/release.js packs the SDK generated for X.Y.Z)
-//   --out DIR         DIR instead of dist/plugin (DIR/bin holds the bundle)
+//   --out DIR         DIR instead of dist/plugin (DIR/bin holds the bundle and the preparation blobs)
 "use strict";
 const { execFileSync, spawn } = require("node:child_process");
 const fs = require("node:fs");
 const path = require("node:path");
 const { parseArgs } = require("node:util");
 const esbuild = require("esbuild");
+require("./lib/register-ts");
+const { PLATFORMS, hostPlatform, nodeLicense } = require("./plugin-executable/node-runtime.ts");
+const { executableName, preparationBlob, writeExecutable } = require("./plugin-executable/executable.ts");
 
 const root = path.resolve(__dirname, "..");
 const options = parseArgs({
-  options: { version: { type: "string" }, out: { type: "string" }, "only-bundle": { type: "boolean" } },
+  options: { version: { type: "string" }, out: { type: "string" }, platform: { type: "string", multiple: true } },
 }).values;
 const outDir = options.out === undefined ? path.join(root, "dist", "plugin") : path.resolve(options.out);
 const binDir = path.join(outDir, "bin");
-const PLATFORMS = ["linux-amd64", "linux-arm64", "darwin-amd64", "darwin-arm64"];
-
-const LAUNCHER = `#!/bin/sh
-# pulumi-resource-wsbridge: starts the plugin with the Node.js on PATH (20.18.1 or newer).
-exec node "$(dirname "$0")/pulumi-resource-wsbridge.js" "$@"
-`;
 const BUNDLE = "pulumi-resource-wsbridge.bundle.js";
+/** The preparation blobs, kept so tests and the release can find each inside its executables. */
+const BLOB = "sea-prep.blob";
+const CACHED_BLOB = "sea-prep.code-cache.blob";
+
+function platforms() {
+  const asked = (options.platform ?? [...PLATFORMS]).map((p) => (p === "this" ? hostPlatform() ?? p : p));
+  for (const p of asked) if (!PLATFORMS.includes(p)) throw new Error(`--platform ${p}: the plugin is built for ${PLATFORMS.join(", ")}`);
+  return [...new Set(asked)];
+}
 
 async function bundle() {
   const version = options.version ?? JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).version;
@@ -59,7 +65,7 @@ async function bundle() {
     outfile: path.join(binDir, BUNDLE),
     bundle: true,
     platform: "node",
-    target: "node20",
+    target: "node22",
     format: "cjs",
     minify: true,
     legalComments: "linked",
@@ -69,9 +75,6 @@ async function bundle() {
       WSBRIDGE_PACKAGE_SCHEMA: JSON.stringify(schema),
     },
   });
-  fs.copyFileSync(path.join(__dirname, "plugin-loader.js"), path.join(binDir, "pulumi-resource-wsbridge.js"));
-  fs.writeFileSync(path.join(binDir, "pulumi-resource-wsbridge"), LAUNCHER, { mode: 0o755 });
-  await writeCodeCache();
   return version;
 }
 
@@ -87,44 +90,59 @@ function schemaOfVersion(text, version) {
 }
 
 /**
- * Starts the plugin once, as the engine would, so the loader writes the code cache of what starting
- * compiles; then stops it. No engine is needed to start.
+ * The executables of `wanted` platforms, each packed with the notices as its archive; run side by side
+ * (postject and gzip are most of the time). The blob with the code cache serves only this machine's
+ * platform: a V8 code cache is valid only on the platform that made it.
  */
-async function writeCodeCache() {
-  const cache = path.join(binDir, `${BUNDLE}.cache`);
-  const plugin = spawn(process.execPath, [path.join(binDir, "pulumi-resource-wsbridge.js"), "127.0.0.1:1"], { stdio: ["ignore", "pipe", "inherit"] });
-  try {
-    await new Promise((resolve, reject) => {
-      plugin.once("exit", (code) => reject(new Error(`the plugin exited (${code}) before it wrote its code cache`)));
-      const poll = setInterval(() => {
-        if (!fs.existsSync(cache)) return;
-        clearInterval(poll);
-        resolve();
-      }, 50);
-    });
-  } finally {
-    plugin.kill();
-  }
+async function archives(version, wanted) {
+  const host = hostPlatform();
+  // Archives of an earlier build (another version or platform) would be served as this one's.
+  for (const old of fs.readdirSync(outDir)) if (/^pulumi-resource-wsbridge-v.*\.tar\.gz$/.test(old)) fs.rmSync(path.join(outDir, old));
+  const blob = preparationBlob(path.join(binDir, BUNDLE), false);
+  fs.writeFileSync(path.join(binDir, BLOB), blob);
+  const cached = wanted.includes(host) ? preparationBlob(path.join(binDir, BUNDLE), true) : undefined;
+  if (cached !== undefined) fs.writeFileSync(path.join(binDir, CACHED_BLOB), cached);
+  const bundleNotices = fs.readFileSync(path.join(binDir, `${BUNDLE}.LEGAL.txt`), "utf8");
+  return Promise.all(wanted.map(async (platform) => {
+    const stage = path.join(binDir, platform);
+    fs.rmSync(stage, { recursive: true, force: true });
+    fs.mkdirSync(stage);
+    await writeExecutable(platform, platform === host && cached !== undefined ? cached : blob, path.join(stage, executableName(platform)));
+    fs.writeFileSync(path.join(stage, "pulumi-resource-wsbridge.NOTICES.txt"), notices(bundleNotices, nodeLicense(platform)));
+    const archive = path.join(outDir, `pulumi-resource-wsbridge-v${version}-${platform}.tar.gz`);
+    await tar(["-czf", archive, "-C", stage, ...fs.readdirSync(stage).sort()]);
+    fs.rmSync(stage, { recursive: true, force: true });
+    return path.relative(root, archive);
+  }));
 }
 
-function archives(version) {
-  const written = [];
-  for (const platform of PLATFORMS) {
-    const archive = path.join(outDir, `pulumi-resource-wsbridge-v${version}-${platform}.tar.gz`);
-    const files = fs.readdirSync(binDir).sort();
-    execFileSync("tar", ["-czf", archive, "-C", binDir, ...files]);
-    written.push(path.relative(root, archive));
-  }
-  return written;
+function notices(bundleNotices, nodeLicenseText) {
+  return [
+    "pulumi-resource-wsbridge is Apache-2.0 (see the project's LICENSE). It contains the JavaScript packages",
+    "below (their notices, as esbuild collected them) and runs on Node.js, whose licence follows them.",
+    "",
+    bundleNotices.trimEnd(),
+    "",
+    "=".repeat(80),
+    "Node.js",
+    "=".repeat(80),
+    nodeLicenseText.trimEnd(),
+    "",
+  ].join("\n");
+}
+
+function tar(args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn("tar", args, { stdio: ["ignore", "ignore", "inherit"] });
+    child.once("error", reject);
+    child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`tar ${args.join(" ")} exited ${code}`))));
+  });
 }
 
 async function main() {
+  const wanted = platforms();
   const version = await bundle();
-  if (options["only-bundle"] === true) {
-    console.log(path.relative(root, binDir));
-    return;
-  }
-  for (const archive of archives(version)) console.log(archive);
+  for (const archive of await archives(version, wanted)) console.log(archive);
   if (options.version === undefined) console.log(sdkTarball());
 }
 

@@ -46,10 +46,24 @@ function implementation(): grpc.UntypedServiceImplementation {
 /** The process that started the plugin, read first thing: it may be gone before the plugin listens. */
 const parent = process.ppid;
 
-/** Ends the plugin when the engine that started it is gone (killed), instead of lingering. */
+/**
+ * Whether the engine that started the plugin is gone (killed). POSIX hands an orphan to another parent;
+ * Windows re-parents nothing, so there the engine's pid stops answering instead (signal 0 only asks).
+ */
+export function engineGone(startedBy: number): boolean {
+  if (process.ppid !== startedBy) return true;
+  try {
+    process.kill(startedBy, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ESRCH";
+  }
+}
+
+/** Ends the plugin when the engine that started it is gone, instead of lingering. */
 function exitWithTheEngine(): void {
   setInterval(() => {
-    if (process.ppid !== parent) process.exit(0);
+    if (engineGone(parent)) process.exit(0);
   }, 1000).unref();
 }
 

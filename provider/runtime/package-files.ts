@@ -18,6 +18,11 @@ function packageRoot(): string {
   }
 }
 
+/** The version built into the bundled plugin; undefined when running from the package's files. */
+export function bundledVersion(): string | undefined {
+  return typeof WSBRIDGE_PLUGIN_VERSION === "string" ? WSBRIDGE_PLUGIN_VERSION : undefined;
+}
+
 /** The plugin's version: the package's (the SDK asks the engine for exactly this version). */
 export function pluginVersion(): string {
   if (typeof WSBRIDGE_PLUGIN_VERSION === "string") return WSBRIDGE_PLUGIN_VERSION;

@@ -2,12 +2,12 @@
 // sources it needs are staged in <out>/work (the schema with the release's version, the SDKs generated
 // from it, the npm package's files), and each artifact lands in <out>.
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
+import { cacheRoot } from "../lib/cache-root";
+import { PLATFORMS } from "../plugin-executable/node-runtime";
 import { GO_MODULE } from "./options";
 import { log, run } from "./run";
 
-export const PLATFORMS = ["linux-amd64", "linux-arm64", "darwin-amd64", "darwin-arm64"] as const;
 
 /** Where one release run reads and writes. */
 export interface Release {
@@ -34,10 +34,6 @@ export function artifactNames(version: string) {
   };
 }
 
-/** The per-user cache the project's tools share (scripts/setup-pulumi.sh uses the same folder). */
-export function cacheRoot(): string {
-  return process.env.WSBRIDGE_CACHE_DIR ?? path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"), "pulumi-wsbridge");
-}
 
 const node = process.execPath;
 

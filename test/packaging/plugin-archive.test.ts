@@ -1,5 +1,6 @@
-// The provider plugin as the engine meets it: the archive `npm run build:plugin` writes holds a launcher
-// and one bundle; the launcher prints the port on its first stdout line and nothing before; over gRPC
+// The provider plugin as the engine meets it: the archive `npm run build:plugin` writes for this machine
+// holds one executable (Node.js with the plugin injected, and the code cache) and the licence notices;
+// it starts with nothing on PATH, prints the port on its first stdout line and nothing before; over gRPC
 // the plugin names its version, serves the committed package schema byte for byte, checks its own
 // configuration (naming the setting, the token kept secret), and refuses bad inputs and lookup
 // arguments naming the property without a request. It ends when the process that started it is gone.
@@ -15,6 +16,8 @@ import * as pb from "@pulumi/pulumi/proto/provider_pb";
 import type { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { pluginArchive, repoRoot } from "../../scripts/lib/stack-harness";
+import { inspectExecutable } from "../../scripts/plugin-executable/inspect";
+import { hostPlatform } from "../../scripts/plugin-executable/node-runtime";
 
 const SECRET_SIG = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270" };
 const version = (JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string }).version;
@@ -62,13 +65,29 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-test("the archive holds the launcher, the loader, the bundle with its code cache and licences, and the launcher is executable", () => {
-  expect(fs.readdirSync(dir).sort()).toEqual([
-    "pulumi-resource-wsbridge", "pulumi-resource-wsbridge.bundle.js", "pulumi-resource-wsbridge.bundle.js.LEGAL.txt",
-    "pulumi-resource-wsbridge.bundle.js.cache", "pulumi-resource-wsbridge.js",
-  ]);
-  expect(fs.statSync(path.join(dir, "pulumi-resource-wsbridge")).mode & 0o111).not.toBe(0);
-  expect(path.basename(pluginArchive())).toMatch(new RegExp(`^pulumi-resource-wsbridge-v${version.replace(/\./g, "\\.")}-(linux|darwin)-(amd64|arm64)\\.tar\\.gz$`));
+test("the archive holds the executable and the licence notices, and the executable is this platform's Node.js with the plugin and its code cache injected", () => {
+  expect(fs.readdirSync(dir).sort()).toEqual(["pulumi-resource-wsbridge", "pulumi-resource-wsbridge.NOTICES.txt"]);
+  const executable = path.join(dir, "pulumi-resource-wsbridge");
+  expect(fs.statSync(executable).mode & 0o111).not.toBe(0);
+  expect(path.basename(pluginArchive())).toBe(`pulumi-resource-wsbridge-v${version}-${hostPlatform()}.tar.gz`);
+  const blob = fs.readFileSync(path.join(repoRoot, "dist", "plugin", "bin", "sea-prep.code-cache.blob"));
+  expect(inspectExecutable(fs.readFileSync(executable), blob)).toMatchObject({ platform: hostPlatform(), fuse: "flipped", holdsBlob: true });
+  const notices = fs.readFileSync(path.join(dir, "pulumi-resource-wsbridge.NOTICES.txt"), "utf8");
+  expect(notices).toContain("long/umd/index.js");
+  expect(notices).toContain("Node.js is licensed for use as follows:");
+});
+
+test("the executable starts and serves with an empty environment: no node, nothing on PATH", async () => {
+  const bare = spawn(path.join(dir, "pulumi-resource-wsbridge"), ["127.0.0.1:1"], { stdio: ["ignore", "pipe", "pipe"], env: {} });
+  try {
+    const [port] = await linesOf(bare, 1);
+    const bareClient = new ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+    const info = await new Promise<PluginInfo>((resolve, reject) => bareClient.getPluginInfo(new Empty(), (e, r) => (e ? reject(e) : resolve(r))));
+    bareClient.close();
+    expect(info.getVersion()).toBe(version);
+  } finally {
+    bare.kill();
+  }
 });
 
 test("beside the archive, the SDK's npm tarball names the plugin, its version and its release, with the compiled classes and their types", () => {
@@ -140,35 +159,6 @@ test("a type the package does not have is an error naming the ones it has", asyn
   const req = new pb.CheckRequest().setUrn("urn:pulumi:dev::p::wsbridge:index:Nope::x").setType("wsbridge:index:Nope")
     .setOlds(struct({})).setNews(struct({}));
   await expect(call(client.check, req)).rejects.toThrow(/unknown resource type wsbridge:index:Nope; this provider serves wsbridge:index:Workspace, /);
-});
-
-test("a code cache V8 rejects (another Node.js made it) costs only the compile: the plugin serves and writes a fresh cache", async () => {
-  const other = fs.mkdtempSync(path.join(os.tmpdir(), "wsbridge-plugin-cache-"));
-  execFileSync("tar", ["-xzf", pluginArchive(), "-C", other]);
-  const cache = path.join(other, "pulumi-resource-wsbridge.bundle.js.cache");
-  const good = fs.readFileSync(cache);
-  fs.writeFileSync(cache, Buffer.from("not a code cache"));
-  const second = spawn(path.join(other, "pulumi-resource-wsbridge"), ["127.0.0.1:1"], { stdio: ["ignore", "pipe", "pipe"] });
-  try {
-    const [port] = await linesOf(second, 1);
-    const secondClient = new ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
-    const info = await new Promise<PluginInfo>((resolve, reject) => secondClient.getPluginInfo(new Empty(), (e, r) => (e ? reject(e) : resolve(r))));
-    secondClient.close();
-    expect(info.getVersion()).toBe(version);
-    // Rewritten in the background once the plugin serves: same size as the one the build wrote.
-    await new Promise<void>((resolve) => {
-      const poll = setInterval(() => {
-        if (fs.readFileSync(cache).length !== "not a code cache".length) {
-          clearInterval(poll);
-          resolve();
-        }
-      }, 100);
-    });
-    expect(Math.abs(fs.readFileSync(cache).length - good.length)).toBeLessThan(good.length / 2);
-  } finally {
-    second.kill();
-    fs.rmSync(other, { recursive: true, force: true });
-  }
 });
 
 test("the plugin ends when the process that started it is gone", async () => {

@@ -10,6 +10,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Dispatcher, Pool } from "undici";
 import type { IncomingHttpHeaders } from "undici/types/header";
+import { bundledVersion } from "../package-files";
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
 
@@ -179,10 +180,14 @@ export function classifyTransportError(err: unknown): TransportFailure {
 
 let cachedVersion: string | undefined;
 
-/** This package's version, found by walking up to its package.json (works from source and from dist). */
+/**
+ * This package's version: the one built into the plugin executable, which has no package.json beside
+ * it, or found by walking up to its package.json (works from source and from dist).
+ */
 export function packageVersion(): string {
   if (cachedVersion !== undefined) return cachedVersion;
-  cachedVersion = "0.0.0";
+  cachedVersion = bundledVersion() ?? "0.0.0";
+  if (bundledVersion() !== undefined) return cachedVersion;
   let dir = __dirname;
   for (let i = 0; i < 6; i++) {
     try {
