@@ -6,7 +6,8 @@
 // This file starts the emulator and a stand-in for the project's GitHub releases, and runs it with an
 // empty plugin cache and automatic plugin acquisition on, so the engine fetches the plugin itself the
 // first time the program needs it, as it will for users (the Go SDK names the release in every
-// registration); `go vet` of the Go test program runs here too.
+// registration), with no Node.js on PATH (the plugin is one executable); `go vet` of the Go test
+// program runs here too.
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -14,6 +15,7 @@ import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { pulumiCli, repoRoot } from "../../scripts/lib/stack-harness";
 import { fetchingEnvironment, servePluginReleases, type PluginReleaseServer } from "../support/plugin-release-server";
+import { nodeOnPath, pathWithoutNode } from "../support/without-node";
 
 const GO_TEST_DIR = path.join(repoRoot, "test", "go");
 /** The first run builds the Pulumi Go SDK and the test (minutes with an empty Go build cache). */
@@ -75,6 +77,8 @@ beforeAll(async () => {
     WSBRIDGE_GO_TOKEN: emulator.token,
     WSBRIDGE_GO_ORGANIZATION: emulator.organization,
     WSBRIDGE_GO_WORKDIR: path.join(dir, "stacks"),
+    // The plugin is one executable: nothing the program, the CLI or the plugin runs may need Node.js.
+    PATH: pathWithoutNode(pulumiEnv.PATH!, dir),
   };
 }, LONG_MS);
 
@@ -82,6 +86,11 @@ afterAll(async () => {
   await emulator?.close();
   await releases?.close();
   if (dir !== undefined) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test("the Go program's PATH has no Node.js on it", () => {
+  expect(nodeOnPath(process.env.PATH ?? "")).toBeDefined();
+  expect(nodeOnPath(env.PATH!)).toBeUndefined();
 });
 
 test("go vet and gofmt find nothing in the Go test programs", async () => {

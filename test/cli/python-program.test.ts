@@ -9,7 +9,8 @@
 //
 // The plugin is not installed: PULUMI_HOME starts empty and the engine downloads the plugin the first time
 // the program needs it, from the release the SDK names (pulumi-plugin.json's "server"), which a local
-// server stands in for (test/support/plugin-release-server.ts).
+// server stands in for (test/support/plugin-release-server.ts). No Node.js is on PATH: the plugin is one
+// executable.
 import * as fs from "node:fs";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -18,6 +19,7 @@ import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { pluginArchive, pulumiCli, repoRoot } from "../../scripts/lib/stack-harness";
 import { fetchingEnvironment, releaseAssetPath, servePluginReleases, type PluginReleaseServer } from "../support/plugin-release-server";
+import { nodeOnPath, pathWithoutNode } from "../support/without-node";
 import { pulumiRelease, pythonEnvironmentWithSdk, runCommand, testRequirements, type Printed, type PythonEnvironment } from "../support/python-env";
 
 const PYTHON_TEST_DIR = path.join(repoRoot, "test", "python");
@@ -74,6 +76,8 @@ beforeAll(async () => {
     WSBRIDGE_PY_WORKDIR: path.join(dir, "stacks"),
     WSBRIDGE_PY_CLI_ROOT: path.dirname(path.dirname(cli.command)),
     WSBRIDGE_PY_DOWNLOADS: `http://127.0.0.1:${(downloads.address() as AddressInfo).port}/`,
+    // The plugin is one executable: nothing the program, the CLI or the plugin runs may need Node.js.
+    PATH: pathWithoutNode(pulumiEnv.PATH!, dir),
   };
   delete env.PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION; // even if this process has it
 }, LONG_MS);
@@ -86,6 +90,11 @@ afterAll(async () => {
 });
 
 const runPython = (args: string[]): Promise<Printed> => runCommand(python.python, args, { cwd: PYTHON_TEST_DIR, env });
+
+test("the Python program's PATH has no Node.js on it", () => {
+  expect(nodeOnPath(process.env.PATH ?? "")).toBeDefined();
+  expect(nodeOnPath(env.PATH!)).toBeUndefined();
+});
 
 test("the virtual environment holds the SDK's wheel and the Pulumi SDK of the CLI's release, and PULUMI_HOME no plugin", async () => {
   expect(path.basename(python.wheel)).toBe(`pulumi_wsbridge-${VERSION}-py3-none-any.whl`);

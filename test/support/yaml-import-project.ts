@@ -14,6 +14,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { LocalWorkspace, type PulumiCommand, type PulumiFn, type Stack } from "@pulumi/pulumi/automation";
 import { CREDENTIAL_VARIABLES, installPlugin, repoRoot } from "../../scripts/lib/stack-harness";
+import type { PluginReleaseServer } from "./plugin-release-server";
+import { pathWithoutNode } from "./without-node";
 
 /** What one CLI command printed, and how it ended (0 for success). */
 export interface CliRun {
@@ -40,8 +42,12 @@ export class YamlProject {
     readonly env: Record<string, string>,
   ) {}
 
-  /** A new YAML project in a temporary folder with its own file backend, and the plugin installed as users do. */
-  static create(cli: PulumiCommand, name: string): YamlProject {
+  /**
+   * A new YAML project in a temporary folder with its own file backend, and the plugin installed as users
+   * do: with `pulumi plugin install`, or with `fetchFrom` left to the engine to download from that release
+   * server when an operation first needs it. `withoutNode`: no Node.js on the CLI's PATH.
+   */
+  static create(cli: PulumiCommand, name: string, options: { fetchFrom?: PluginReleaseServer; withoutNode?: boolean } = {}): YamlProject {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "wsbridge-yaml-import-"));
     fs.mkdirSync(path.join(dir, "backend"));
     fs.mkdirSync(path.join(dir, "home"));
@@ -56,9 +62,14 @@ export class YamlProject {
       PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
       PATH: `${path.dirname(cli.command)}${path.delimiter}${process.env.PATH ?? ""}`,
     };
+    if (options.fetchFrom !== undefined) {
+      delete env.PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION;
+      env.PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES = options.fetchFrom.overrides;
+    }
+    if (options.withoutNode === true) env.PATH = pathWithoutNode(env.PATH!, path.join(dir, "home"));
     const project = new YamlProject(cli, name, dir, env);
     project.writeProgram("");
-    installPlugin(cli, env);
+    if (options.fetchFrom === undefined) installPlugin(cli, env);
     return project;
   }
 
