@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The benchmarks (not tests): emulator throughput, client overhead over loopback, the runtime's own
 # costs (require time, first call, serialized provider, pacing), the fault
-# campaign at scale, the lifecycle timings at 10, 100 and 1,000 workspaces, and the routes side by
-# side: the dynamic route, the provider plugin, and a Go program through the plugin, the engine's
+# campaign at scale, the lifecycle timings at 10, 100 and 1,000 workspaces, the plugin executables
+# (archive sizes, start), and the routes side by side: the dynamic route, the provider plugin, and a Go program through the plugin, the engine's
 # download of the plugin on a first up, and `wsbridge adopt` at 1,000 workspaces (these last six on
 # the real Pulumi CLI; the Go route needs `go` on PATH, as the test suite does). Each prints a table.
 # bench/lifecycle.ts and bench/routes.ts list their BENCH_LIFECYCLE_* / BENCH_ROUTES_* settings.
@@ -21,8 +21,11 @@ node -r ./scripts/lib/register-ts.js bench/faults.ts
 echo
 node -r ./scripts/lib/register-ts.js bench/lifecycle.ts
 echo
-# The provider plugin's archive and SDK as users install them, then the three routes side by side.
+# The provider plugin's five archives and SDK as users install them: their sizes and the executable's
+# start, then the three routes side by side.
 node scripts/build-plugin.js > /dev/null
+node -r ./scripts/lib/register-ts.js bench/plugin-executable.ts
+echo
 node -r ./scripts/lib/register-ts.js bench/routes.ts
 echo
 # The first up with an empty plugin cache (the engine downloads the plugin) against one with it installed.

@@ -15,7 +15,7 @@ import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { pulumiCli, repoRoot } from "../../scripts/lib/stack-harness";
 import { fetchingEnvironment, servePluginReleases, type PluginReleaseServer } from "../support/plugin-release-server";
-import { nodeOnPath, pathWithoutNode } from "../support/without-node";
+import { nodeOnPath, pathWithoutNode } from "../../scripts/lib/without-node";
 
 const GO_TEST_DIR = path.join(repoRoot, "test", "go");
 /** The first run builds the Pulumi Go SDK and the test (minutes with an empty Go build cache). */

@@ -9,7 +9,7 @@ import * as path from "node:path";
 import type { Fixtures } from "../../emulator";
 import { useEmulatorAndCli } from "../support/real-cli-stack";
 import { releaseAssetPath, servePluginReleases, type PluginReleaseServer } from "../support/plugin-release-server";
-import { nodeOnPath } from "../support/without-node";
+import { nodeOnPath } from "../../scripts/lib/without-node";
 import { YamlProject, printedProgram, resourceSummary, resourcesByName } from "../support/yaml-import-project";
 
 const ORG = "example-org";

@@ -19,7 +19,7 @@ import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { pluginArchive, pulumiCli, repoRoot } from "../../scripts/lib/stack-harness";
 import { fetchingEnvironment, releaseAssetPath, servePluginReleases, type PluginReleaseServer } from "../support/plugin-release-server";
-import { nodeOnPath, pathWithoutNode } from "../support/without-node";
+import { nodeOnPath, pathWithoutNode } from "../../scripts/lib/without-node";
 import { pulumiRelease, pythonEnvironmentWithSdk, runCommand, testRequirements, type Printed, type PythonEnvironment } from "../support/python-env";
 
 const PYTHON_TEST_DIR = path.join(repoRoot, "test", "python");

@@ -15,7 +15,7 @@ import { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as pb from "@pulumi/pulumi/proto/provider_pb";
 import type { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
 import { startEmulator, type RunningEmulator } from "../../emulator";
-import { pluginArchive, repoRoot } from "../../scripts/lib/stack-harness";
+import { pluginArchive, pulumiCli, repoRoot } from "../../scripts/lib/stack-harness";
 import { inspectExecutable } from "../../scripts/plugin-executable/inspect";
 import { hostPlatform } from "../../scripts/plugin-executable/node-runtime";
 
@@ -89,6 +89,21 @@ test("the executable starts and serves with an empty environment: no node, nothi
     bare.kill();
   }
 });
+
+test("scripts/check-plugin-archive.js, which CI runs on macOS and Windows runners, installs this machine's archive and runs a YAML program's up, preview and destroy with no node on PATH", async () => {
+  const cli = await pulumiCli();
+  const checked = await new Promise<{ code: number | null; printed: string }>((resolve) => {
+    const child = spawn(process.execPath, [path.join(repoRoot, "scripts", "check-plugin-archive.js"), pluginArchive(), "--pulumi-bin", path.dirname(cli.command)], { stdio: ["ignore", "pipe", "pipe"] });
+    let printed = "";
+    child.stdout?.on("data", (chunk: Buffer) => { printed += chunk.toString(); });
+    child.stderr?.on("data", (chunk: Buffer) => { printed += chunk.toString(); });
+    child.once("close", (code) => resolve({ code, printed }));
+  });
+  expect(checked).toEqual({
+    code: 0,
+    printed: `${path.basename(pluginArchive())}: installed, and up, preview (no changes) and destroy of a YAML program ran with no node on PATH\n`,
+  });
+}, 120_000);
 
 test("beside the archive, the SDK's npm tarball names the plugin, its version and its release, with the compiled classes and their types", () => {
   const tarball = path.join(path.dirname(pluginArchive()), `pulumi-wsbridge-wsbridge-${version}.tgz`);

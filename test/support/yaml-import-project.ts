@@ -15,7 +15,7 @@ import * as path from "node:path";
 import { LocalWorkspace, type PulumiCommand, type PulumiFn, type Stack } from "@pulumi/pulumi/automation";
 import { CREDENTIAL_VARIABLES, installPlugin, repoRoot } from "../../scripts/lib/stack-harness";
 import type { PluginReleaseServer } from "./plugin-release-server";
-import { pathWithoutNode } from "./without-node";
+import { pathWithoutNode } from "../../scripts/lib/without-node";
 
 /** What one CLI command printed, and how it ended (0 for success). */
 export interface CliRun {
