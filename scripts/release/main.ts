@@ -73,7 +73,7 @@ async function build(release: Release): Promise<void> {
 
   // Loaded here, not at the top: it loads gRPC and Pulumi's protocol, which a refused run does not need.
   const { verifyGoAndDotnet, verifyNpmPackages, verifyPluginArchives, verifyPython } = await import("./verify");
-  await step("checks of every artifact", () => all([
+  const [, pluginFacts] = await step("checks of every artifact", () => all([
     verifyNpmPackages(release, schema),
     verifyPluginArchives(release),
     verifyPython(release, pythonEnv),
@@ -81,7 +81,7 @@ async function build(release: Release): Promise<void> {
   ] as const));
 
   const checksummed = writeChecksums(release.out);
-  const notes = releaseNotes(release, go, await provenance(release), checksummed);
+  const notes = releaseNotes(release, go, await provenance(release), checksummed, pluginFacts);
   fs.writeFileSync(path.join(release.out, "RELEASE.md"), notes);
   log(`done: ${checksummed} files checksummed in SHA256SUMS`);
   const names = artifactNames(release.version);

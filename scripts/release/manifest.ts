@@ -37,7 +37,7 @@ function size(file: string): string {
   return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MiB` : `${Math.ceil(bytes / 1024)} KiB`;
 }
 
-export function releaseNotes(release: Release, go: GoProxyResult, provenance: Provenance, checksummed: number): string {
+export function releaseNotes(release: Release, go: GoProxyResult, provenance: Provenance, checksummed: number, pluginFacts: readonly string[]): string {
   const v = release.version;
   const n = artifactNames(v);
   const at = (file: string) => `\`${file}\` (${size(path.join(release.out, file))})`;
@@ -68,7 +68,9 @@ and \`GOPROXY=file://$PWD/go/proxy go get ${go.module}@${go.version}\` fetches i
 \`dotnet pack -c Release dotnet/PulumiWsbridge.Wsbridge.csproj -o nuget\` makes \`PulumiWsbridge.Wsbridge.${v}.nupkg\` (the release
 workflow does, before \`dotnet nuget push\`).
 
-Not written: Windows archives (the plugin is a \`#!/bin/sh\` launcher beside the bundle; there is no Windows
-launcher yet, see CONTRIBUTING.md, "Releasing").
+The plugin executables, as the release unpacked and checked each (scripts/release/verify.ts; only the
+one for the machine that built the release was started):
+
+${pluginFacts.map((line) => `- ${line}`).join("\n")}
 `;
 }

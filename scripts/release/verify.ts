@@ -12,7 +12,7 @@ import { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as pb from "@pulumi/pulumi/proto/provider_pb";
 import type { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
 import { artifactNames, type Release } from "./artifacts";
-import { run } from "./run";
+import { log, run } from "./run";
 import { executableName } from "../plugin-executable/executable";
 import { inspectExecutable } from "../plugin-executable/inspect";
 import { hostPlatform, PLATFORMS, type Platform } from "../plugin-executable/node-runtime";
@@ -57,8 +57,8 @@ export async function verifyNpmPackages(release: Release, schema: Record<string,
   if (!(await tarList(sdk)).includes("package/index.js")) throw new Error(`${names.sdkTarball} lacks index.js`);
 }
 
-/** The facts of one platform's archive that must hold, or a sentence saying which does not. */
-export async function checkPluginArchive(archive: string, platform: Platform, blob: Buffer, into: string): Promise<string> {
+/** Checks one platform's archive (throwing a sentence naming what does not hold); returns the executable and a line of its facts. */
+export async function checkPluginArchive(archive: string, platform: Platform, blob: Buffer, into: string): Promise<{ executable: string; facts: string }> {
   const name = executableName(platform);
   expectEqual(`${path.basename(archive)}: its files`, await tarList(archive), [name, "pulumi-resource-wsbridge.NOTICES.txt"].sort());
   const size = fs.statSync(archive).size;
@@ -74,21 +74,29 @@ export async function checkPluginArchive(archive: string, platform: Platform, bl
   if (facts.format === "pe") {
     expectEqual(`${path.basename(archive)}: certificate entry size and header checksum`, [facts.certificateSize, facts.checksumValid], [0, true]);
   }
-  return executable;
+  const format = { elf: "ELF", macho: "Mach-O", pe: "PE" }[facts.format];
+  const extra = facts.format === "macho" ? ", signed ad hoc (every page hash valid)" : facts.format === "pe" ? ", no certificate, checksum right" : "";
+  return {
+    executable,
+    facts: `${platform}: ${format} ${platform.split("-")[1]}, fuse flipped, blob inside${extra}, archive ${(size / 1e6).toFixed(1)} MB (budget ${ARCHIVE_BUDGET_BYTES / 1e6} MB)`,
+  };
 }
 
 /**
  * Every archive passes checkPluginArchive against the blob build-plugin.js injected (the one with the
  * code cache for this machine's platform); the one for this machine starts and answers with the version.
  */
-export async function verifyPluginArchives(release: Release): Promise<void> {
+export async function verifyPluginArchives(release: Release): Promise<string[]> {
   const bin = path.join(release.work, "plugin", "bin");
   const host = hostPlatform();
+  const found: string[] = [];
   for (const platform of PLATFORMS) {
     const blob = fs.readFileSync(path.join(bin, platform === host ? "sea-prep.code-cache.blob" : "sea-prep.blob"));
     const archive = path.join(release.out, `pulumi-resource-wsbridge-v${release.version}-${platform}.tar.gz`);
     const into = path.join(release.work, "plugin-check", platform);
-    const executable = await checkPluginArchive(archive, platform, blob, into);
+    const { executable, facts } = await checkPluginArchive(archive, platform, blob, into);
+    log(facts);
+    found.push(facts);
     if (platform === host) {
       const { version, schemaVersion } = await askPlugin(executable);
       expectEqual("the plugin's GetPluginInfo version", version, release.version);
@@ -97,6 +105,7 @@ export async function verifyPluginArchives(release: Release): Promise<void> {
     // 130 MB each unpacked: not kept once checked.
     fs.rmSync(into, { recursive: true, force: true });
   }
+  return found;
 }
 
 /** Starts the plugin as the engine does and asks its version and schema. */
