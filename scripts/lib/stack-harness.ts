@@ -5,7 +5,7 @@
 // and dynamic providers run in the real `pulumi-resource-pulumi-nodejs` plugin, but the program is
 // hosted by this Node process, because no `pulumi-language-nodejs` can be built here (CONTRIBUTING.md, "Tests").
 import { execFileSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -82,13 +82,75 @@ export function pluginArchive(): string {
   return archive;
 }
 
-/** `pulumi plugin install resource wsbridge <version> --file <archive>` with the stack's environment. */
+/**
+ * The plugin installed into the stack's PULUMI_HOME as `pulumi plugin install resource wsbridge <version>
+ * --file <archive>` installs it. The CLI itself installs each archive once per machine into a template
+ * home (below the temporary folder, keyed by the archive's path, size and time); every install links the
+ * files it wrote (the executable is 127 MB: unpacking it for each of the suite's ~30 stacks cost about a
+ * second of CPU each). The tests of installing itself (the release's, the engine's download, the archive
+ * check) run the CLI's install or download every time.
+ */
 export function installPlugin(cli: PulumiCommand, env: Record<string, string>): void {
   const archive = pluginArchive();
   const version = /-v([^-]+)-[a-z]+-[a-z0-9]+\.tar\.gz$/.exec(archive)?.[1] ?? "";
-  execFileSync(cli.command, ["plugin", "install", "resource", "wsbridge", version, "--file", archive], {
-    env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "pipe"],
-  });
+  const template = installedTemplate(cli, archive, version);
+  const plugins = path.join(env.PULUMI_HOME ?? path.join(os.homedir(), ".pulumi"), "plugins");
+  linkTree(template, plugins);
+}
+
+/** PULUMI_HOME/plugins of a home where the CLI installed `archive`, made once (a rename makes it whole). */
+function installedTemplate(cli: PulumiCommand, archive: string, version: string): string {
+  const stat = fs.statSync(archive);
+  const key = createHash("sha1").update(`${archive}\0${stat.size}\0${stat.mtimeMs}\0${cli.command}`).digest("hex").slice(0, 16);
+  const template = path.join(os.tmpdir(), `wsbridge-plugin-install-${key}`);
+  if (!fs.existsSync(template)) {
+    forgetOldTemplates(template);
+    const making = `${template}.${process.pid}`;
+    fs.rmSync(making, { recursive: true, force: true });
+    execFileSync(cli.command, ["plugin", "install", "resource", "wsbridge", version, "--file", archive], {
+      env: { ...process.env, PULUMI_HOME: making, PULUMI_SKIP_UPDATE_CHECK: "true" }, stdio: ["ignore", "ignore", "pipe"],
+    });
+    try {
+      fs.renameSync(making, template);
+    } catch (error) {
+      // Another worker made it first: theirs is the same install.
+      fs.rmSync(making, { recursive: true, force: true });
+      if (!fs.existsSync(template)) throw error;
+    }
+  }
+  return path.join(template, "plugins");
+}
+
+/** Templates of earlier builds' archives (127 MB each), an hour after they were made: no run still links them. */
+function forgetOldTemplates(keep: string): void {
+  const hourAgo = Date.now() - 3_600_000;
+  for (const name of fs.readdirSync(os.tmpdir())) {
+    const folder = path.join(os.tmpdir(), name);
+    if (!name.startsWith("wsbridge-plugin-install-") || folder === keep) continue;
+    try {
+      if (fs.statSync(folder).mtimeMs < hourAgo) fs.rmSync(folder, { recursive: true, force: true });
+    } catch {
+      // Gone already.
+    }
+  }
+}
+
+/** `from`'s folders made below `to`, its files hard-linked (copied where links cannot be made). */
+function linkTree(from: string, to: string): void {
+  fs.mkdirSync(to, { recursive: true });
+  for (const entry of fs.readdirSync(from, { withFileTypes: true })) {
+    const source = path.join(from, entry.name);
+    const target = path.join(to, entry.name);
+    if (entry.isDirectory()) {
+      linkTree(source, target);
+    } else {
+      try {
+        fs.linkSync(source, target);
+      } catch {
+        fs.copyFileSync(source, target);
+      }
+    }
+  }
 }
 
 export interface HarnessStack {
