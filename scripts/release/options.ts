@@ -16,15 +16,21 @@ export interface ReleaseOptions {
   out: string;
   /** Keep <out>/work (the staged sources) after a successful run. */
   keepWork: boolean;
+  /** Leave out the check that the committed schemas match the sources (the test suite makes it already). */
+  skipSchemaCheck: boolean;
 }
 
 export class Refusal extends Error {}
 
-export const USAGE = `usage: npm run release -- --version X.Y.Z [--out DIR] [--keep-work]
+export const USAGE = `usage: npm run release -- --version X.Y.Z [--out DIR] [--keep-work] [--skip-schema-check]
 
 Writes every artifact of version X.Y.Z into DIR (default dist/release), without changing tracked files:
 the npm package, the plugin archives and the plugin SDK's npm tarball, the Python sdist and wheel, the
-Go module (tree, GOPROXY layout, tag name), the .NET project, SHA256SUMS and RELEASE.md.`;
+Go module (tree, GOPROXY layout, tag name), the .NET project, SHA256SUMS and RELEASE.md.
+
+--skip-schema-check leaves out the check that the committed JSON Schemas and package schema match the
+sources; the test suite makes it (test/unit/input-schemas.test.ts, test/plugin/package-schema.test.ts),
+and its release test passes this so that a run of the suite does not make it twice.`;
 
 const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$/;
 
@@ -53,11 +59,13 @@ function reusableOut(dir: string): boolean {
 }
 
 export function parseOptions(argv: string[], repoRoot: string): ReleaseOptions | "help" {
-  let values: { version?: string; out?: string; "keep-work"?: boolean; help?: boolean };
+  let values: { version?: string; out?: string; "keep-work"?: boolean; "skip-schema-check"?: boolean; help?: boolean };
   try {
     values = parseArgs({
       args: argv,
-      options: { version: { type: "string" }, out: { type: "string" }, "keep-work": { type: "boolean" }, help: { type: "boolean" } },
+      options: {
+        version: { type: "string" }, out: { type: "string" }, "keep-work": { type: "boolean" }, "skip-schema-check": { type: "boolean" }, help: { type: "boolean" },
+      },
     }).values;
   } catch (error) {
     throw new Refusal(`${(error as Error).message}.`);
@@ -76,5 +84,5 @@ export function parseOptions(argv: string[], repoRoot: string): ReleaseOptions |
     throw new Refusal(`--out ${shown} exists and holds files that no earlier release wrote (it has no SHA256SUMS or work/); ` +
       "name a new or empty folder.");
   }
-  return { version: values.version as string, out, keepWork: values["keep-work"] === true };
+  return { version: values.version as string, out, keepWork: values["keep-work"] === true, skipSchemaCheck: values["skip-schema-check"] === true };
 }
