@@ -23,6 +23,8 @@
 //
 //   --platform P      only the archive for P (repeatable; `this` is this machine's platform): the test
 //                     suite builds only the one it runs
+//   --only archives|sdk   one of the two parts (the test command builds the SDK first, whose types its
+//                     type-check needs, then the archive beside the type-check)
 // For a release (scripts/release.js), without touching the repository's files:
 //   --version X.Y.Z   the plugin's version, in the bundle, its package schema's `version` and the archives'
 //                     names, instead of package.json's; no SDK tarball is written then (sdk/nodejs carries
@@ -42,7 +44,7 @@ const { executableName, preparationBlob, writeExecutable } = require("./plugin-e
 
 const root = path.resolve(__dirname, "..");
 const options = parseArgs({
-  options: { version: { type: "string" }, out: { type: "string" }, platform: { type: "string", multiple: true } },
+  options: { version: { type: "string" }, out: { type: "string" }, platform: { type: "string", multiple: true }, only: { type: "string" } },
 }).values;
 const outDir = options.out === undefined ? path.join(root, "dist", "plugin") : path.resolve(options.out);
 const binDir = path.join(outDir, "bin");
@@ -150,14 +152,18 @@ function tarGz(folder, files, archive) {
 }
 
 async function main() {
-  const wanted = platforms();
-  const version = await bundle();
-  for (const archive of await archives(version, wanted)) console.log(archive);
-  if (options.version === undefined) console.log(sdkTarball());
+  if (options.only !== undefined && options.only !== "archives" && options.only !== "sdk") throw new Error(`--only ${options.only}: archives or sdk`);
+  if (options.only !== "sdk") {
+    const wanted = platforms();
+    const version = await bundle();
+    for (const archive of await archives(version, wanted)) console.log(archive);
+  }
+  if (options.version === undefined && options.only !== "archives") console.log(sdkTarball());
 }
 
 /** The SDK compiled and packed as users install it. */
 function sdkTarball() {
+  fs.mkdirSync(outDir, { recursive: true });
   execFileSync("bash", [path.join(root, "scripts", "build-nodejs-sdk.sh")], { stdio: ["ignore", "ignore", "inherit"] });
   const packed = execFileSync("npm", ["pack", path.join(root, "sdk", "nodejs", "bin"), "--pack-destination", outDir, "--silent"], {
     cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"],

@@ -4,12 +4,14 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/ensure-deps.sh
-# The provider plugin's archive for this machine (the release test builds all five) and its SDK, which
-# the plugin-route tests install and import as users do; first, since the type-check needs the SDK's types.
-node scripts/build-plugin.js --platform this > /dev/null
-# Build and type-check side by side (two cores); either failing fails the run.
+# The provider plugin's SDK, which the plugin-route tests import as users do and whose types the
+# type-check needs, first; then this machine's plugin archive (the release test builds all five), which
+# mostly uses one core, beside the build and the type-check (any of them failing fails the run).
+node scripts/build-plugin.js --only sdk > /dev/null
+node scripts/build-plugin.js --only archives --platform this > /dev/null & plugin=$!
 npx tsc -p tsconfig.json & build=$!
 npx tsc -p tsconfig.test.json & typecheck=$!
+wait "$plugin"
 wait "$build"
 wait "$typecheck"
 # The committed JSON Schemas are checked by test/unit/input-schemas.test.ts.
