@@ -12,7 +12,7 @@ import { execFileSync, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { executableName, writeExecutable } from "../scripts/plugin-executable/executable";
+import { BLOB_FILES, executableName, writeExecutable } from "../scripts/plugin-executable/executable";
 import { hostPlatform, nodeBinary, PLATFORMS } from "../scripts/plugin-executable/node-runtime";
 import { ARCHIVE_BUDGET_BYTES } from "../scripts/release/verify";
 
@@ -67,7 +67,7 @@ async function main(): Promise<void> {
     if (host === undefined || !fs.existsSync(path.join(dir, host))) return;
     const shipped = path.join(dir, host, executableName(host));
     const uncached = path.join(dir, `uncached-${executableName(host)}`);
-    await writeExecutable(host, fs.readFileSync(path.join(root, "dist", "plugin", "bin", "sea-prep.blob")), uncached);
+    await writeExecutable(host, fs.readFileSync(path.join(root, "dist", "plugin", "bin", BLOB_FILES.portable)), uncached);
     const rows: Array<[string, number[]]> = [
       [`${host} executable, as shipped (code cache)`, await starts(shipped, ["127.0.0.1:1"])],
       [`${host} executable without the code cache (as built elsewhere)`, await starts(uncached, ["127.0.0.1:1"])],

@@ -40,7 +40,7 @@ const zlib = require("node:zlib");
 const esbuild = require("esbuild");
 require("./lib/register-ts");
 const { PLATFORMS, hostPlatform, nodeLicense } = require("./plugin-executable/node-runtime.ts");
-const { executableName, preparationBlob, writeExecutable } = require("./plugin-executable/executable.ts");
+const { BLOB_FILES, executableName, preparationBlob, writeExecutable } = require("./plugin-executable/executable.ts");
 
 const root = path.resolve(__dirname, "..");
 const options = parseArgs({
@@ -49,9 +49,6 @@ const options = parseArgs({
 const outDir = options.out === undefined ? path.join(root, "dist", "plugin") : path.resolve(options.out);
 const binDir = path.join(outDir, "bin");
 const BUNDLE = "pulumi-resource-wsbridge.bundle.js";
-/** The preparation blobs, kept so tests and the release can find each inside its executables. */
-const BLOB = "sea-prep.blob";
-const CACHED_BLOB = "sea-prep.code-cache.blob";
 
 function platforms() {
   const asked = (options.platform ?? [...PLATFORMS]).map((p) => (p === "this" ? hostPlatform() ?? p : p));
@@ -103,9 +100,9 @@ async function archives(version, wanted) {
   // Archives of an earlier build (another version or platform) would be served as this one's.
   for (const old of fs.readdirSync(outDir)) if (/^pulumi-resource-wsbridge-v.*\.tar\.gz$/.test(old)) fs.rmSync(path.join(outDir, old));
   const blob = preparationBlob(path.join(binDir, BUNDLE), false);
-  fs.writeFileSync(path.join(binDir, BLOB), blob);
+  fs.writeFileSync(path.join(binDir, BLOB_FILES.portable), blob);
   const cached = wanted.includes(host) ? preparationBlob(path.join(binDir, BUNDLE), true) : undefined;
-  if (cached !== undefined) fs.writeFileSync(path.join(binDir, CACHED_BLOB), cached);
+  if (cached !== undefined) fs.writeFileSync(path.join(binDir, BLOB_FILES.codeCache), cached);
   const bundleNotices = fs.readFileSync(path.join(binDir, `${BUNDLE}.LEGAL.txt`), "utf8");
   return Promise.all(wanted.map(async (platform) => {
     const stage = path.join(binDir, platform);

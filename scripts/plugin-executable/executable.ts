@@ -20,6 +20,9 @@ export const SEA_RESOURCE = "NODE_SEA_BLOB";
 /** macOS: the segment Node.js looks in. */
 const MACHO_SEGMENT = "NODE_SEA";
 
+/** Where the build keeps the preparation blobs (in its bin folder), so the release and the tests can find each inside its executables. */
+export const BLOB_FILES = { portable: "sea-prep.blob", codeCache: "sea-prep.code-cache.blob" } as const;
+
 export const executableName = (platform: Platform): string =>
   NODE_PACKAGES[platform].format === "pe" ? "pulumi-resource-wsbridge.exe" : "pulumi-resource-wsbridge";
 

@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { cacheRoot } from "../lib/cache-root";
+import { pulumiPlatform } from "../lib/platform";
 
 export const NODE_VERSION = "22.23.2";
 
@@ -53,7 +54,7 @@ export const NODE_PACKAGES: Readonly<Record<Platform, NodePackage>> = {
 
 /** This machine as a Pulumi platform, if Node.js publishes a binary for it. */
 export function hostPlatform(): Platform | undefined {
-  const name = `${process.platform === "win32" ? "windows" : process.platform}-${process.arch === "x64" ? "amd64" : process.arch}`;
+  const name = pulumiPlatform();
   return (PLATFORMS as readonly string[]).includes(name) ? (name as Platform) : undefined;
 }
 

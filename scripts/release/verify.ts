@@ -13,7 +13,7 @@ import * as pb from "@pulumi/pulumi/proto/provider_pb";
 import type { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
 import { artifactNames, type Release } from "./artifacts";
 import { log, run } from "./run";
-import { executableName } from "../plugin-executable/executable";
+import { BLOB_FILES, executableName } from "../plugin-executable/executable";
 import { inspectExecutable } from "../plugin-executable/inspect";
 import { hostPlatform, PLATFORMS, type Platform } from "../plugin-executable/node-runtime";
 
@@ -91,7 +91,7 @@ export async function verifyPluginArchives(release: Release): Promise<string[]> 
   const host = hostPlatform();
   const found: string[] = [];
   for (const platform of PLATFORMS) {
-    const blob = fs.readFileSync(path.join(bin, platform === host ? "sea-prep.code-cache.blob" : "sea-prep.blob"));
+    const blob = fs.readFileSync(path.join(bin, platform === host ? BLOB_FILES.codeCache : BLOB_FILES.portable));
     const archive = path.join(release.out, `pulumi-resource-wsbridge-v${release.version}-${platform}.tar.gz`);
     const into = path.join(release.work, "plugin-check", platform);
     const { executable, facts } = await checkPluginArchive(archive, platform, blob, into);

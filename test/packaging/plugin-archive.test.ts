@@ -16,6 +16,7 @@ import * as pb from "@pulumi/pulumi/proto/provider_pb";
 import type { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { pluginArchive, pulumiCli, repoRoot } from "../../scripts/lib/stack-harness";
+import { BLOB_FILES } from "../../scripts/plugin-executable/executable";
 import { inspectExecutable } from "../../scripts/plugin-executable/inspect";
 import { hostPlatform } from "../../scripts/plugin-executable/node-runtime";
 
@@ -70,7 +71,7 @@ test("the archive holds the executable and the licence notices, and the executab
   const executable = path.join(dir, "pulumi-resource-wsbridge");
   expect(fs.statSync(executable).mode & 0o111).not.toBe(0);
   expect(path.basename(pluginArchive())).toBe(`pulumi-resource-wsbridge-v${version}-${hostPlatform()}.tar.gz`);
-  const blob = fs.readFileSync(path.join(repoRoot, "dist", "plugin", "bin", "sea-prep.code-cache.blob"));
+  const blob = fs.readFileSync(path.join(repoRoot, "dist", "plugin", "bin", BLOB_FILES.codeCache));
   expect(inspectExecutable(fs.readFileSync(executable), blob)).toMatchObject({ platform: hostPlatform(), fuse: "flipped", holdsBlob: true });
   const notices = fs.readFileSync(path.join(dir, "pulumi-resource-wsbridge.NOTICES.txt"), "utf8");
   expect(notices).toContain("long/umd/index.js");
