@@ -1,12 +1,17 @@
 /** @type {import('jest').Config} */
 module.exports = {
-  testEnvironment: "node",
+  // The node environment, which also tells what each file costs in CPU when WSBRIDGE_CPU_BY_FILE is set.
+  testEnvironment: "<rootDir>/test/support/cpu-by-file-environment.js",
   roots: ["<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
   // Type checking is done once by `tsc -p tsconfig.test.json`; jest only transpiles.
   transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.test.json", diagnostics: false }] },
   moduleFileExtensions: ["ts", "js", "json"],
   testTimeout: 120000,
+  // No test may change a build output that others read while it runs: recorded before, compared after
+  // (test/support/shared-outputs.ts; CONTRIBUTING.md, "Tests").
+  globalSetup: "<rootDir>/test/support/shared-outputs-global-setup.ts",
+  globalTeardown: "<rootDir>/test/support/shared-outputs-global-teardown.ts",
   // The SDK's orphaned rejections when the engine stops a program must not fail a file whose tests passed.
   // Helpers' requests to an emulator never reuse a connection that sat idle while the process was blocked.
   setupFilesAfterEnv: ["<rootDir>/test/support/engine-gone-setup.ts", "<rootDir>/test/support/fresh-connection-setup.ts"],
