@@ -30,6 +30,10 @@ export const repoRoot = path.resolve(__dirname, "../..");
  * holds `pulumi` and the dynamic-provider launcher.
  */
 export function pulumiCliRoot(): string {
+  // scripts/test.sh runs the script once before jest and passes on what it printed: each test file
+  // asking again cost a shell, a node and a `pulumi version` (about half a CPU-second).
+  const found = process.env.WSBRIDGE_PULUMI_ROOT;
+  if (found !== undefined && found !== "") return found;
   const printed = execFileSync("bash", [path.join(repoRoot, "scripts/setup-pulumi.sh")], {
     encoding: "utf8",
     stdio: ["ignore", "pipe", "inherit"],

@@ -273,6 +273,9 @@ export function typeErrorsOf(source: string): string[] {
  * {@link typeErrorsOf} for several files (relative path → text) checked from `entry`: they exist only
  * in memory, in a folder at the repository's root, so relative imports between them resolve.
  */
+/** Source files read from disk by {@link typeErrorsOfFiles}, by language version and path: they do not change during a test file. */
+const parsedFromDisk = new Map<string, import("typescript").SourceFile>();
+
 export function typeErrorsOfFiles(files: ReadonlyMap<string, string>, entry: string): string[] {
   // Loaded here, not at the top: only the tests that type-check pay for it.
   const ts = require("typescript") as typeof import("typescript");
@@ -287,7 +290,16 @@ export function typeErrorsOfFiles(files: ReadonlyMap<string, string>, entry: str
   const readFile = host.readFile.bind(host);
   host.getSourceFile = (name, language, ...rest) => {
     const text = virtual.get(name);
-    return text !== undefined ? ts.createSourceFile(name, text, language) : getSourceFile(name, language, ...rest);
+    if (text !== undefined) return ts.createSourceFile(name, text, language);
+    // The files on disk (the SDK's and @pulumi/pulumi's declarations, Node's types) are parsed once per
+    // test file: every check of a program reads the same ones, and parsing them was most of its cost.
+    const key = `${typeof language === "object" ? language.languageVersion : language}\0${name}`;
+    let parsed = parsedFromDisk.get(key);
+    if (parsed === undefined) {
+      parsed = getSourceFile(name, language, ...rest);
+      if (parsed !== undefined) parsedFromDisk.set(key, parsed);
+    }
+    return parsed;
   };
   host.fileExists = (name) => virtual.has(name) || fileExists(name);
   host.readFile = (name) => virtual.get(name) ?? readFile(name);
