@@ -32,6 +32,7 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 schema=$(cd "$(dirname "$schema")" && pwd)/$(basename "$schema")
 cd "$root/scripts/sdkgen/java"
-# -mod=readonly: go.mod and go.sum are committed and must not change under a build.
-CGO_ENABLED=0 GOFLAGS="-mod=readonly -buildvcs=false" \
+# -mod=readonly: go.mod and go.sum are committed and must not change under a build. -trimpath keeps
+# the clone's path out of the build cache's keys, so another clone reuses the compiled program.
+CGO_ENABLED=0 GOFLAGS="-mod=readonly -buildvcs=false -trimpath" \
   go run . --schema "$schema" --out "$out/java"

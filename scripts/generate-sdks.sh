@@ -21,6 +21,7 @@ for arg in "$@"; do
   case "$arg" in --language|--language=*) languages=() ;; esac
 done
 cd "$root/scripts/sdkgen"
-# -mod=readonly: go.mod and go.sum are committed and must not change under a build.
-CGO_ENABLED=0 GOFLAGS="-mod=readonly -buildvcs=false" \
+# -mod=readonly: go.mod and go.sum are committed and must not change under a build. -trimpath keeps
+# the clone's path out of the build cache's keys, so another clone reuses the compiled program.
+CGO_ENABLED=0 GOFLAGS="-mod=readonly -buildvcs=false -trimpath" \
   go run . --schema "$root/schema/schema.json" --out "$root/sdk" "${languages[@]}" "$@"

@@ -192,7 +192,7 @@ export async function goModule(release: Release): Promise<GoProxyResult> {
   if (declared !== GO_MODULE) throw new Error(`the generated go.mod declares module ${declared}, not ${GO_MODULE}`);
   const printed = await run("go", [
     "run", ".", "--dir", tree, "--version", `v${release.version}`, "--time", await versionTime(release), "--out", path.join(release.out, names.goProxy),
-  ], { cwd: path.join(release.repoRoot, "scripts", "release", "gomodzip"), env: { CGO_ENABLED: "0", GOFLAGS: "-mod=readonly -buildvcs=false" } });
+  ], { cwd: path.join(release.repoRoot, "scripts", "release", "gomodzip"), env: { CGO_ENABLED: "0", GOFLAGS: "-mod=readonly -buildvcs=false -trimpath" } });
   const result = JSON.parse(printed) as GoProxyResult;
   if (result.omitted.length > 0) throw new Error(`the Go module zip leaves out files of the tree: ${result.omitted.join("; ")}`);
   return result;

@@ -398,7 +398,7 @@ function goProgram(flow: Flow): ProgramDriver {
       token = estate.tokens.admin;
     },
     async check() {
-      expect(await runCommand("go", ["vet", "."], goModuleOf(project.dir, project.dir, "go-vet"), { ...process.env, GOFLAGS: "-mod=mod" })).toBe("");
+      expect(await runCommand("go", ["vet", "."], goModuleOf(project.dir, project.dir, "go-vet"), { ...process.env, GOFLAGS: "-mod=mod -trimpath" })).toBe("");
     },
     run(action, readOnly) {
       return withEnv(project, readOnly, () => runAdoptedGo(goModuleOf(project.dir, project.dir), action,

@@ -72,7 +72,7 @@ beforeAll(async () => {
     ...pulumiEnv,
     // go.mod and go.sum are committed: a build must not change them.
     CGO_ENABLED: "0",
-    GOFLAGS: "-mod=readonly -buildvcs=false",
+    GOFLAGS: "-mod=readonly -buildvcs=false -trimpath",
     WSBRIDGE_GO_ADDRESS: emulator.url,
     WSBRIDGE_GO_TOKEN: emulator.token,
     WSBRIDGE_GO_ORGANIZATION: emulator.organization,

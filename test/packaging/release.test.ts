@@ -157,7 +157,7 @@ func main() {
     ...process.env,
     GOPROXY: `file://${path.join(out, "go", "proxy")},https://proxy.golang.org`,
     GONOSUMDB: GO_MODULE,
-    GOFLAGS: "-mod=mod -buildvcs=false",
+    GOFLAGS: "-mod=mod -buildvcs=false -trimpath",
     GOWORK: "off",
     CGO_ENABLED: "0",
   };

@@ -55,7 +55,7 @@ function run(command: string, args: string[], cwd = root, env: NodeJS.ProcessEnv
 }
 
 /** Go as the generator's scripts run it: no cgo, go.mod and go.sum must not change. */
-const GO_ENV = { CGO_ENABLED: "0", GOFLAGS: "-mod=readonly -buildvcs=false" };
+const GO_ENV = { CGO_ENABLED: "0", GOFLAGS: "-mod=readonly -buildvcs=false -trimpath" };
 
 /** What a command printed, less the module downloads of a first run. */
 function printed(result: SpawnSyncReturns<string>): string[] {

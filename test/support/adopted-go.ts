@@ -82,7 +82,7 @@ export async function goDriverOfFolders(programDirs: readonly string[], dir: str
     "func program(ctx *pulumi.Context) error {", "\tswitch chosen() {", ...cases("Program"), "\t}", '\treturn fmt.Errorf("no program %d", chosen())', "}", "",
     "func adopted(ctx *pulumi.Context) error {", "\tswitch chosen() {", ...cases("Adopted"), "\t}", '\treturn fmt.Errorf("no program %d", chosen())', "}", "",
   ].join("\n"));
-  await runCommand("go", ["build", "-o", "driver", "."], module, { ...process.env, HOME: os.homedir(), GOFLAGS: "-mod=mod" });
+  await runCommand("go", ["build", "-o", "driver", "."], module, { ...process.env, HOME: os.homedir(), GOFLAGS: "-mod=mod -trimpath" });
   return path.join(module, "driver");
 }
 
@@ -97,7 +97,7 @@ export async function runAdoptedGo(
   settings: { address: string; token: string; organization: string }, driver?: { path: string; index: number },
 ): Promise<Record<string, number>> {
   const env = {
-    ...stack.env, HOME: os.homedir(), GOFLAGS: "-mod=mod", WSBRIDGE_GO_ADDRESS: settings.address, WSBRIDGE_GO_TOKEN: settings.token,
+    ...stack.env, HOME: os.homedir(), GOFLAGS: "-mod=mod -trimpath", WSBRIDGE_GO_ADDRESS: settings.address, WSBRIDGE_GO_TOKEN: settings.token,
     WSBRIDGE_GO_ORGANIZATION: settings.organization, WSBRIDGE_GO_WORKDIR: stack.workDir, WSBRIDGE_GO_PROGRAM: String(driver?.index ?? 0),
   };
   const printed = driver === undefined

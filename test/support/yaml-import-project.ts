@@ -252,7 +252,7 @@ export function typescriptImportProgram(statePath: string, importFile: string): 
   return new Promise((resolve, reject) => {
     execFile("go", args, {
       cwd: sdkgen, encoding: "utf8", maxBuffer: 64 * 1024 * 1024,
-      env: { ...process.env, CGO_ENABLED: "0", GOFLAGS: "-mod=readonly -buildvcs=false" },
+      env: { ...process.env, CGO_ENABLED: "0", GOFLAGS: "-mod=readonly -buildvcs=false -trimpath" },
     }, (error, stdout, stderr) => {
       if (error !== null) reject(new Error(`sdkgen import-program failed: ${error.message}\n${stderr}`));
       else resolve(stdout);
