@@ -20,18 +20,6 @@ function endToEnd(test) {
   return END_TO_END.has(path.basename(path.dirname(test.path)));
 }
 
-/** A seeded pseudo-random generator (mulberry32): the same seed, the same order. */
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Fisher-Yates, sorted by path first so that the order depends on the seed alone. */
 function shuffled(tests, next) {
   const out = [...tests].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -47,7 +35,9 @@ class LongestFirstSequencer extends Sequencer {
     const seed = process.env.WSBRIDGE_SHUFFLE_SEED;
     if (seed !== undefined && seed !== "") {
       if (!/^\d+$/.test(seed)) throw new Error(`WSBRIDGE_SHUFFLE_SEED must be a whole number, got "${seed}"`);
-      const next = random(Number(seed));
+      // The emulator's seeded generator (mulberry32), from dist/ (scripts/test.sh builds it before jest).
+      const { mulberry32 } = require("../../dist/emulator/faults");
+      const next = mulberry32(Number(seed));
       process.stderr.write(`test order shuffled with WSBRIDGE_SHUFFLE_SEED=${seed}\n`);
       return [...shuffled(tests.filter(endToEnd), next), ...shuffled(tests.filter((t) => !endToEnd(t)), next)];
     }
