@@ -58,7 +58,7 @@ export function changes(output: SharedOutput, before: Identities, after: Identit
   for (const [entry, identity] of Object.entries(before)) {
     const now = after[entry];
     if (now === undefined) found.push(`${entry} was removed`);
-    else if (now !== identity && !(output.mayGrow && sameInode(now, identity) && fs.lstatSync(entry).isDirectory())) {
+    else if (now !== identity && !(output.mayGrow && sameInode(now, identity) && isDirectory(now))) {
       found.push(`${entry} was replaced or rewritten (${identity} before, ${now} after)`);
     }
   }
@@ -70,4 +70,9 @@ export function changes(output: SharedOutput, before: Identities, after: Identit
 
 function sameInode(a: string, b: string): boolean {
   return a.split(",")[0] === b.split(",")[0];
+}
+
+/** Whether an identity is a directory's (its size is not recorded). */
+function isDirectory(identity: string): boolean {
+  return identity.endsWith("size -");
 }
