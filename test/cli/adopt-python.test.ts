@@ -53,7 +53,7 @@ let project: YamlProject;
 let python: PythonEnvironment;
 /**
  * mypy's cache for this file's checks: the Pulumi SDK and pulumi_wsbridge, which every check reads and
- * which do not change, are analysed once instead of at each of the nine checks (about 8 CPU-seconds each
+ * which do not change, are analysed once instead of at each of the nine checks (3 to 4 CPU-seconds each
  * without it). Outside the project folders, whose files the tests compare.
  */
 const mypyCache = fs.mkdtempSync(path.join(os.tmpdir(), "wsbridge-mypy-"));

@@ -1,9 +1,9 @@
 // sdk/nodejs is the provider plugin's Node.js SDK as Pulumi's own generator writes it from
 // schema/schema.json (scripts/generate-sdks.sh runs scripts/sdkgen, a Go program on Pulumi's
 // codegen packages). These tests regenerate it and compare, show that the binder's verdict stops a bad
-// schema, and load the compiled SDK (scripts/build-nodejs-sdk.sh, run by scripts/test.sh) under Pulumi's mocks: every resource
-// class registers the plugin's type with the plugin's version and the inputs it was given, and every
-// function invokes the plugin's token.
+// schema, and load the compiled SDK (scripts/build-nodejs-sdk.sh, run by scripts/test.sh) under
+// Pulumi's mocks: every resource class registers the plugin's type with the plugin's version and the
+// inputs it was given, and every function invokes the plugin's token.
 //
 // The first run builds the Go program (a minute or two with an empty Go build cache), hence the long
 // timeouts; nothing here is timed.

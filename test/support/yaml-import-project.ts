@@ -269,13 +269,13 @@ export function typeErrorsOf(source: string): string[] {
   return typeErrorsOfFiles(new Map([["generated-import-program.ts", source]]), "generated-import-program.ts");
 }
 
+/** Source files read from disk by {@link typeErrorsOfFiles}, by language version and path: they do not change during a test file. */
+const parsedFromDisk = new Map<string, import("typescript").SourceFile>();
+
 /**
  * {@link typeErrorsOf} for several files (relative path → text) checked from `entry`: they exist only
  * in memory, in a folder at the repository's root, so relative imports between them resolve.
  */
-/** Source files read from disk by {@link typeErrorsOfFiles}, by language version and path: they do not change during a test file. */
-const parsedFromDisk = new Map<string, import("typescript").SourceFile>();
-
 export function typeErrorsOfFiles(files: ReadonlyMap<string, string>, entry: string): string[] {
   // Loaded here, not at the top: only the tests that type-check pay for it.
   const ts = require("typescript") as typeof import("typescript");
