@@ -9,9 +9,10 @@ module.exports = {
   moduleFileExtensions: ["ts", "js", "json"],
   testTimeout: 120000,
   // No test may change a build output that others read while it runs: recorded before, compared after
-  // (test/support/shared-outputs.ts; CONTRIBUTING.md, "Tests").
-  globalSetup: "<rootDir>/test/support/shared-outputs-global-setup.ts",
-  globalTeardown: "<rootDir>/test/support/shared-outputs-global-teardown.ts",
+  // (test/support/shared-outputs.ts; CONTRIBUTING.md, "Tests"). And the test stacks' secrets provider
+  // runs for the whole run (test/support/transit-keeper.ts).
+  globalSetup: "<rootDir>/test/support/global-setup.ts",
+  globalTeardown: "<rootDir>/test/support/global-teardown.ts",
   // The SDK's orphaned rejections when the engine stops a program must not fail a file whose tests passed.
   // Helpers' requests to an emulator never reuse a connection that sat idle while the process was blocked.
   setupFilesAfterEnv: ["<rootDir>/test/support/engine-gone-setup.ts", "<rootDir>/test/support/fresh-connection-setup.ts"],

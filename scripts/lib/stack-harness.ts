@@ -74,6 +74,14 @@ export interface StackOptions {
    * a user does (`pulumi plugin install … --file <archive>`), so programs using the generated SDK run.
    */
   plugin?: boolean;
+  /** The stack's secrets provider; without it, Pulumi's passphrase provider, as users of a file backend have. */
+  secrets?: StackSecrets;
+}
+
+/** A secrets provider other than the passphrase: its URL (`pulumi stack init --secrets-provider`) and the environment it reads. */
+export interface StackSecrets {
+  provider: string;
+  env: Record<string, string>;
 }
 
 /** The plugin archive `npm run build:plugin` writes for this machine's OS and architecture. */
@@ -169,9 +177,9 @@ export interface HarnessStack {
 /**
  * Makes `backend/` and `home/` below a stack's folder and returns the environment that keeps the CLI,
  * its plugins and its state there: no developer credentials, no update check, no plugin downloads, and
- * the CLI of `cli` first on PATH. `extra` comes last.
+ * the CLI of `cli` first on PATH; a passphrase, or the environment of `secrets`. `extra` comes last.
  */
-export function stackFolderEnvironment(cli: PulumiCommand, dir: string, extra: Record<string, string> = {}): Record<string, string> {
+export function stackFolderEnvironment(cli: PulumiCommand, dir: string, extra: Record<string, string> = {}, secrets?: StackSecrets): Record<string, string> {
   const backendDir = path.join(dir, "backend");
   const home = path.join(dir, "home");
   fs.mkdirSync(backendDir, { recursive: true });
@@ -181,7 +189,7 @@ export function stackFolderEnvironment(cli: PulumiCommand, dir: string, extra: R
     HOME: home,
     PULUMI_HOME: path.join(home, ".pulumi"),
     PULUMI_BACKEND_URL: `file://${backendDir}`,
-    PULUMI_CONFIG_PASSPHRASE: process.env.PULUMI_CONFIG_PASSPHRASE ?? randomBytes(16).toString("hex"),
+    ...(secrets === undefined ? { PULUMI_CONFIG_PASSPHRASE: process.env.PULUMI_CONFIG_PASSPHRASE ?? randomBytes(16).toString("hex") } : secrets.env),
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
     PATH: `${path.dirname(cli.command)}${path.delimiter}${process.env.PATH ?? ""}`,
@@ -192,13 +200,14 @@ export function stackFolderEnvironment(cli: PulumiCommand, dir: string, extra: R
 export async function createStack(options: StackOptions): Promise<HarnessStack> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "wsbridge-stack-"));
   const backendDir = path.join(dir, "backend");
-  const envVars = stackFolderEnvironment(options.cli, dir, options.env);
+  const envVars = stackFolderEnvironment(options.cli, dir, options.env, options.secrets);
   const stack = await LocalWorkspace.createOrSelectStack(
     { stackName: options.stackName ?? "dev", projectName: options.projectName, program: options.program },
     {
       workDir: dir,
       pulumiCommand: options.cli,
       envVars,
+      ...(options.secrets === undefined ? {} : { secretsProvider: options.secrets.provider }),
       // `main` is where the provider plugin runs; from the repo root it resolves
       // `pulumi-wsbridge/runtime` like an installed dependency (node_modules/pulumi-wsbridge).
       projectSettings: { name: options.projectName, runtime: "nodejs", main: repoRoot, backend: { url: `file://${backendDir}` } },

@@ -54,11 +54,11 @@ async function newFlow(e2e: RealCliEmulator, edition: "self-managed" | "hosted",
 
 /**
  * `wsbridge adopt` with the read-only token, as a user runs it in the project folder (its `pulumi`,
- * backend and home), without the stack's passphrase: reading the stack needs none.
+ * backend and home), without what unlocks the stack's secrets: reading the stack needs none.
  */
 function adopt(flow: Flow, args: string[] = []): Promise<AdoptRun> {
   const { project, estate, e2e } = flow;
-  const { PULUMI_CONFIG_PASSPHRASE: _passphrase, ...env } = project.env;
+  const env = project.envWithoutSecrets;
   return runAdopt(["--out", project.dir, "--project-name", project.name, ...args], {
     ...env, WSBRIDGE_ADDRESS: e2e.emulator.url, WSBRIDGE_TOKEN: estate.tokens.readOnly, WSBRIDGE_ORGANIZATION: estate.organization,
   });
@@ -402,7 +402,7 @@ function goProgram(flow: Flow): ProgramDriver {
     },
     run(action, readOnly) {
       return withEnv(project, readOnly, () => runAdoptedGo(goModuleOf(project.dir, project.dir), action,
-        { project: project.name, name: "dev", workDir, env: project.env }, settingsOf(flow, token)));
+        { project: project.name, name: "dev", workDir, settingsFrom: project.dir, env: project.env }, settingsOf(flow, token)));
     },
     rename(text, name, id) {
       const start = text.indexOf(`wsbridge.NewWorkspace(ctx, ${JSON.stringify(name)}, &wsbridge.WorkspaceArgs{`);

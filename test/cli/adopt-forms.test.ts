@@ -38,9 +38,9 @@ afterAll(() => project?.dispose());
 /** A folder of the project for another form's program. */
 const folder = (name: string): string => path.join(project.dir, name);
 
-/** `wsbridge adopt` into `dir` with the read-only token, as a user runs it there (no passphrase: reading the stack needs none). */
+/** `wsbridge adopt` into `dir` with the read-only token, as a user runs it there (without what unlocks the stack's secrets: reading the stack needs none). */
 async function adopt(dir: string, args: string[]): Promise<void> {
-  const { PULUMI_CONFIG_PASSPHRASE: _passphrase, ...env } = project.env;
+  const env = project.envWithoutSecrets;
   const run = await runAdopt(["--out", dir, "--project-name", project.name, ...args], {
     ...env, WSBRIDGE_ADDRESS: e2e.emulator.url, WSBRIDGE_TOKEN: estate.tokens.readOnly, WSBRIDGE_ORGANIZATION: estate.organization,
   });
@@ -71,7 +71,7 @@ async function typescript(dir: string, action: "preview" | "up"): Promise<Record
 /** The Go programs in `dirs`, built once (one module, a package each); a preview of the stack with program `index`. */
 async function goPrograms(dirs: readonly string[]): Promise<(index: number) => Promise<Record<string, number>>> {
   const driver = await goDriverOfFolders(dirs, fs.mkdtempSync(path.join(project.dir, "go-")));
-  return (index) => runAdoptedGo(dirs[index] ?? "", "preview", { project: project.name, name: STACK, workDir: path.join(project.dir, "go-stacks"), env: project.env },
+  return (index) => runAdoptedGo(dirs[index] ?? "", "preview", { project: project.name, name: STACK, workDir: path.join(project.dir, "go-stacks"), settingsFrom: project.dir, env: project.env },
     { address: e2e.emulator.url, token: estate.tokens.readOnly, organization: estate.organization }, { path: driver, index });
 }
 

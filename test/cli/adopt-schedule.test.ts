@@ -45,8 +45,9 @@ test("the scheduled job: nothing new and no drift → no change and a passing ch
   const workflow = parse(fs.readFileSync(WORKFLOW, "utf8")) as Workflow;
   const estate: EstateManifest = await seedEstate(e2e.emulator.url, e2e.emulator.token, { workspaces: 16, edition: "self-managed", organization: "scheduled-org" });
   const changes = new EstateChanges((m, p, b, t) => e2e.api(m, p, b, t), estate);
-  // The repository: a checkout holding the adopted folder (WORK_DIR), its stack already adopted.
-  const project = YamlProject.create(e2e.cli, "scheduled-estate");
+  // The repository: a checkout holding the adopted folder (WORK_DIR), its stack already adopted, its
+  // secrets under the passphrase the workflow's PULUMI_CONFIG_PASSPHRASE secret gives.
+  const project = YamlProject.create(e2e.cli, "scheduled-estate", { passphrase: true });
   try {
     const checkout = project.dir;
     const workDir = path.join(checkout, workflow.env.WORK_DIR ?? "estate");

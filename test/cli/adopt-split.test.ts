@@ -24,7 +24,7 @@ const STACK = "dev";
 describe.each(["self-managed", "hosted"] as const)("the %s edition", (edition) => {
   const e2e = useEmulatorAndCli({ edition, quiet: true });
   let estate: EstateManifest;
-  /** Its environment (file backend, PULUMI_HOME with the plugin installed, passphrase, the CLI on PATH), shared by every stack. */
+  /** Its environment (file backend, PULUMI_HOME with the plugin installed, the secrets provider, the CLI on PATH), shared by every stack. */
   let shared: YamlProject;
   let out: string;
 
@@ -96,7 +96,7 @@ describe.each(["self-managed", "hosted"] as const)("the %s edition", (edition) =
 
   test("every stack's adoption step side by side (one read-only token), every preview clean, GETs only; together the stacks hold each adoptable object exactly once", async () => {
     for (const folder of folders()) {
-      await ok(folder, ["stack", "init", STACK, "--non-interactive"]);
+      await ok(folder, shared.stackInit(STACK));
       await ok(folder, ["config", "set-all", "--stack", STACK, "--plaintext", `wsbridge:address=${e2e.emulator.url}`,
         "--plaintext", `wsbridge:organization=${estate.organization}`, "--secret", `wsbridge:token=${estate.tokens.readOnly}`]);
     }
@@ -135,7 +135,7 @@ describe.each(["self-managed", "hosted"] as const)("the %s edition", (edition) =
   ): Promise<Record<string, number>> {
     const project = shared.another(dir, projectNameOf(dir), { WSBRIDGE_READ_ONLY: "true" });
     if (go !== undefined) {
-      return runAdoptedGo(dir, action, { project: project.name, name: stack, workDir: path.join(dir, "go-stacks"), env: project.env },
+      return runAdoptedGo(dir, action, { project: project.name, name: stack, workDir: path.join(dir, "go-stacks"), ...(project.secrets && { secrets: project.secrets }), env: project.env },
         { address: e2e.emulator.url, token: estate.tokens.readOnly, organization: estate.organization }, go);
     }
     const inline = await project.inlineStack(stack, programFromTypeScriptFiles(typescriptFiles(dir), "index.ts"));

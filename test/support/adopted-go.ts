@@ -7,7 +7,7 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { repoRoot } from "../../scripts/lib/stack-harness";
+import { repoRoot, type StackSecrets } from "../../scripts/lib/stack-harness";
 
 /** What a command printed on stdout; its stderr in the error when it fails. */
 export function runCommand(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<string> {
@@ -90,15 +90,25 @@ export async function goDriverOfFolders(programDirs: readonly string[], dir: str
  * `go run . <project> <stack> <action>` in the module (or the built `driver` of goDriverOfFolders, running
  * the program of folder `index`): the change summary the operation printed. HOME stays the user's: Go keeps
  * its build and module caches below it (an empty HOME would have Go download and compile the Pulumi SDK
- * afresh: minutes).
+ * afresh: minutes). A stack that `pulumi stack init` made: its settings file in `stack.settingsFrom` (with its
+ * secrets provider) is copied to where test/go/harness opens the stack, as YamlProject.inlineStack does for
+ * TypeScript; one the harness makes gets `stack.secrets`' provider.
  */
 export async function runAdoptedGo(
-  module: string, action: "preview" | "up", stack: { project: string; name: string; workDir: string; env: Record<string, string> },
+  module: string, action: "preview" | "up",
+  stack: { project: string; name: string; workDir: string; settingsFrom?: string; secrets?: StackSecrets; env: Record<string, string> },
   settings: { address: string; token: string; organization: string }, driver?: { path: string; index: number },
 ): Promise<Record<string, number>> {
+  if (stack.settingsFrom !== undefined) {
+    const settingsFile = `Pulumi.${stack.name}.yaml`;
+    const stackDir = path.join(stack.workDir, `${stack.project}.${stack.name}`);
+    fs.mkdirSync(stackDir, { recursive: true });
+    fs.copyFileSync(path.join(stack.settingsFrom, settingsFile), path.join(stackDir, settingsFile));
+  }
   const env = {
     ...stack.env, HOME: os.homedir(), GOFLAGS: "-mod=mod -trimpath", WSBRIDGE_GO_ADDRESS: settings.address, WSBRIDGE_GO_TOKEN: settings.token,
     WSBRIDGE_GO_ORGANIZATION: settings.organization, WSBRIDGE_GO_WORKDIR: stack.workDir, WSBRIDGE_GO_PROGRAM: String(driver?.index ?? 0),
+    ...(stack.secrets === undefined ? {} : { WSBRIDGE_GO_SECRETS_PROVIDER: stack.secrets.provider }),
   };
   const printed = driver === undefined
     ? await runCommand("go", ["run", ".", stack.project, stack.name, action], module, env)

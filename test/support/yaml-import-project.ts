@@ -13,9 +13,10 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { LocalWorkspace, type PulumiCommand, type PulumiFn, type Stack } from "@pulumi/pulumi/automation";
-import { CREDENTIAL_VARIABLES, installPlugin, repoRoot } from "../../scripts/lib/stack-harness";
+import { CREDENTIAL_VARIABLES, installPlugin, repoRoot, type StackSecrets } from "../../scripts/lib/stack-harness";
 import type { PluginReleaseServer } from "./plugin-release-server";
 import { pathWithoutNode } from "../../scripts/lib/without-node";
+import { testStackSecrets } from "./transit-keeper";
 
 /** What one CLI command printed, and how it ended (0 for success). */
 export interface CliRun {
@@ -40,15 +41,19 @@ export class YamlProject {
     /** The project folder; its backend (`backend/`) and PULUMI_HOME (`home/.pulumi`) are inside it. */
     readonly dir: string,
     readonly env: Record<string, string>,
+    /** The stacks' secrets provider (test/support/transit-keeper.ts), or the passphrase in `env` (undefined). */
+    readonly secrets: StackSecrets | undefined,
   ) {}
 
   /**
    * A new YAML project in a temporary folder with its own file backend, and the plugin installed as users
    * do: with `pulumi plugin install`, or with `fetchFrom` left to the engine to download from that release
-   * server when an operation first needs it. `withoutNode`: no Node.js on the CLI's PATH.
+   * server when an operation first needs it. `withoutNode`: no Node.js on the CLI's PATH. `passphrase`:
+   * the stacks' secrets under a passphrase, as users of a file backend have, not the test stacks' provider.
    */
-  static create(cli: PulumiCommand, name: string, options: { fetchFrom?: PluginReleaseServer; withoutNode?: boolean } = {}): YamlProject {
+  static create(cli: PulumiCommand, name: string, options: { fetchFrom?: PluginReleaseServer; withoutNode?: boolean; passphrase?: boolean } = {}): YamlProject {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "wsbridge-yaml-import-"));
+    const secrets = options.passphrase === true ? undefined : testStackSecrets();
     fs.mkdirSync(path.join(dir, "backend"));
     fs.mkdirSync(path.join(dir, "home"));
     const env: Record<string, string> = {
@@ -57,7 +62,7 @@ export class YamlProject {
       HOME: path.join(dir, "home"),
       PULUMI_HOME: path.join(dir, "home", ".pulumi"),
       PULUMI_BACKEND_URL: `file://${path.join(dir, "backend")}`,
-      PULUMI_CONFIG_PASSPHRASE: randomBytes(16).toString("hex"),
+      ...(secrets === undefined ? { PULUMI_CONFIG_PASSPHRASE: randomBytes(16).toString("hex") } : secrets.env),
       PULUMI_SKIP_UPDATE_CHECK: "true",
       PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
       PATH: `${path.dirname(cli.command)}${path.delimiter}${process.env.PATH ?? ""}`,
@@ -67,7 +72,7 @@ export class YamlProject {
       env.PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES = options.fetchFrom.overrides;
     }
     if (options.withoutNode === true) env.PATH = pathWithoutNode(env.PATH!, path.join(dir, "home"));
-    const project = new YamlProject(cli, name, dir, env);
+    const project = new YamlProject(cli, name, dir, env, secrets);
     project.writeProgram("");
     if (options.fetchFrom === undefined) installPlugin(cli, env);
     return project;
@@ -99,9 +104,21 @@ export class YamlProject {
     return result;
   }
 
+  /** `pulumi stack init <stack>`'s arguments, with the project's secrets provider. */
+  stackInit(stack: string): string[] {
+    return ["stack", "init", stack, "--non-interactive", ...(this.secrets === undefined ? [] : ["--secrets-provider", this.secrets.provider])];
+  }
+
+  /** The environment without what unlocks the stacks' secrets (the passphrase, or the provider's settings). */
+  get envWithoutSecrets(): Record<string, string> {
+    const { PULUMI_CONFIG_PASSPHRASE: _passphrase, ...env } = this.env;
+    for (const name of Object.keys(this.secrets?.env ?? {})) delete env[name];
+    return env;
+  }
+
   /** `pulumi stack init` and the provider's config in one `config set-all` (the token as a secret). */
   async initStack(stack: string, settings: ProviderSettings): Promise<void> {
-    await this.ok(["stack", "init", stack, "--non-interactive"]);
+    await this.ok(this.stackInit(stack));
     await this.ok([
       "config", "set-all", "--stack", stack,
       "--plaintext", `wsbridge:address=${settings.address}`,
@@ -117,18 +134,18 @@ export class YamlProject {
 
   /** The project in a folder below this one (a split's), with this one's environment: its backend, home and passphrase. */
   in(folder: string): YamlProject {
-    return folder === "." ? this : new YamlProject(this.cli, `${this.name}/${folder}`, path.join(this.dir, folder), this.env);
+    return folder === "." ? this : new YamlProject(this.cli, `${this.name}/${folder}`, path.join(this.dir, folder), this.env, this.secrets);
   }
 
   /** Another project, `name` in `dir`, with a copy of this one's environment (its backend, home and passphrase) and `env` over it. */
   another(dir: string, name: string, env: Record<string, string> = {}): YamlProject {
-    return new YamlProject(this.cli, name, dir, { ...this.env, ...env });
+    return new YamlProject(this.cli, name, dir, { ...this.env, ...env }, this.secrets);
   }
 
   /** The same project (name, backend, home, passphrase) with its program in another folder, holding a copy of the stack's settings file. */
   elsewhere(dir: string, stack: string): YamlProject {
     fs.copyFileSync(path.join(this.dir, `Pulumi.${stack}.yaml`), path.join(dir, `Pulumi.${stack}.yaml`));
-    return new YamlProject(this.cli, this.name, dir, this.env);
+    return new YamlProject(this.cli, this.name, dir, this.env, this.secrets);
   }
 
   /** `pulumi stack export` of a stack, parsed. */

@@ -19,11 +19,15 @@ const (
 	TokenVariable        = "WSBRIDGE_GO_TOKEN"
 	OrganizationVariable = "WSBRIDGE_GO_ORGANIZATION"
 	WorkDirVariable      = "WSBRIDGE_GO_WORKDIR"
+	// SecretsProviderVariable, when set, is the secrets provider of the stacks NewStack creates
+	// (`--secrets-provider`); unset, the passphrase's.
+	SecretsProviderVariable = "WSBRIDGE_GO_SECRETS_PROVIDER"
 )
 
 // Settings is what the environment names. The CLI (`pulumi` on PATH), its PULUMI_HOME (where the engine
 // installs the plugin it downloads), PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES, PULUMI_BACKEND_URL and
-// PULUMI_CONFIG_PASSPHRASE come from the environment too: the CLI reads them itself.
+// the stacks' secrets (PULUMI_CONFIG_PASSPHRASE, or VAULT_SERVER_URL for a stack made with the test stacks'
+// hashivault:// provider, test/support/transit-keeper.ts) come from the environment too: the CLI reads them itself.
 type Settings struct {
 	// Address is the emulator's base URL; the API is below /api/v2, its controls below /_emulator.
 	Address string
@@ -50,10 +54,13 @@ func FromEnv() (Settings, error) {
 			missing = append(missing, name)
 		}
 	}
-	for _, name := range []string{"PULUMI_HOME", "PULUMI_BACKEND_URL", "PULUMI_CONFIG_PASSPHRASE"} {
+	for _, name := range []string{"PULUMI_HOME", "PULUMI_BACKEND_URL"} {
 		if os.Getenv(name) == "" {
 			missing = append(missing, name)
 		}
+	}
+	if os.Getenv("PULUMI_CONFIG_PASSPHRASE") == "" && os.Getenv("VAULT_SERVER_URL") == "" {
+		missing = append(missing, "PULUMI_CONFIG_PASSPHRASE")
 	}
 	slices.Sort(missing)
 	if len(missing) > 0 {

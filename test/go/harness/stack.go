@@ -52,8 +52,11 @@ func NewStack(ctx context.Context, s Settings, project, stack string, program pu
 		Runtime: workspace.NewProjectRuntimeInfo("yaml", nil),
 		Backend: &workspace.ProjectBackend{URL: os.Getenv("PULUMI_BACKEND_URL")},
 	}
-	st, err := auto.UpsertStackInlineSource(ctx, stack, project, program,
-		auto.WorkDir(dir), auto.Project(settings), auto.Pulumi(newFollowUps(command, project, stack)))
+	options := []auto.LocalWorkspaceOption{auto.WorkDir(dir), auto.Project(settings), auto.Pulumi(newFollowUps(command, project, stack))}
+	if provider := os.Getenv(SecretsProviderVariable); provider != "" {
+		options = append(options, auto.SecretsProvider(provider))
+	}
+	st, err := auto.UpsertStackInlineSource(ctx, stack, project, program, options...)
 	if err != nil {
 		return st, fmt.Errorf("stack %s/%s: %w", project, stack, err)
 	}
