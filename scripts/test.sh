@@ -19,6 +19,9 @@ npx tsc -p tsconfig.test.json & typecheck=$!
 wait "$plugin"
 wait "$build"
 wait "$typecheck"
+# dist/ is now the tree's: tests that start the emulator's CLI as a process run it instead of compiling
+# their own (test/support/built-emulator-cli.ts).
+export WSBRIDGE_DIST_CURRENT=1
 # The committed JSON Schemas are checked by test/unit/input-schemas.test.ts.
 # Built (or found) before jest starts, so a first-time CLI build is not inside a test's timeout; the
 # test files take its folder from here instead of each running the script again.
