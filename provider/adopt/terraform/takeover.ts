@@ -1,0 +1,114 @@
+// What moves from Terraform to Pulumi, from a state's managed instances (state.ts): adopt's selection
+// (the workspaces, and which of their objects) and the names (addresses.ts), and every instance that
+// stays with Terraform with the reason. The program itself is written from the server, as adopt
+// always writes it: the state decides only what is taken and what it is called.
+//
+//   tfe_workspace                      Workspace, its ssh_key_id (when set) a SshKeyAssignment; its tags
+//                                      as adopt writes tags
+//   tfe_workspace_settings             the Workspace's execution settings, and RemoteStateConsumers; on a
+//                                      workspace Terraform did not create, only the RemoteStateConsumers
+//                                      (the workspace is someone else's: Pulumi does not claim it, and its
+//                                      execution settings stay as they are, unmanaged: the report says so)
+//   tfe_data_retention_policy          DataRetentionPolicy, when workspace-scoped; an organization's
+//                                      policy stays (no kind of this package manages one)
+//   any other tfe_ type, any other     stays with Terraform
+//   provider
+import type { AdoptedKind } from "../model";
+import { nameOfAddress } from "./addresses";
+import type { TerraformInstance, TerraformState } from "./state";
+
+/** The tfe provider's source address, with either registry stripped (state.ts). */
+export const TFE_PROVIDER = "hashicorp/tfe";
+
+/** One object Pulumi takes over: which kind, on which workspace, named after which address. */
+export interface Taken {
+  readonly kind: AdoptedKind;
+  readonly workspaceId: string;
+  /** The address it is taken from (a Workspace's SshKeyAssignment: its tfe_workspace's). */
+  readonly address: string;
+  /** The resource's base name, before adopt's kind suffix (addresses.ts). */
+  readonly name: string;
+}
+
+/** A managed instance Terraform keeps, and why. */
+export interface Kept {
+  readonly address: string;
+  readonly reason: string;
+}
+
+export interface Takeover {
+  readonly taken: readonly Taken[];
+  readonly kept: readonly Kept[];
+  /** The instances released from Terraform's state: every one something was taken from. */
+  readonly released: readonly TerraformInstance[];
+  /** Settings a released instance managed that nothing manages after the move, in sentences. */
+  readonly unmanaged: readonly string[];
+}
+
+/** Refused input: nothing to take, or another organization's state. */
+export class TakeoverError extends Error {
+  constructor(readonly source: string, readonly reason: string) {
+    super(`${source}: ${reason}`);
+    this.name = "TakeoverError";
+  }
+}
+
+export function takeoverOf(state: TerraformState, organization: string, source: string): Takeover {
+  const tfe = state.instances.filter((i) => i.provider === TFE_PROVIDER && i.type.startsWith("tfe_"));
+  if (tfe.length === 0) {
+    throw new TakeoverError(source, "holds no object of the tfe provider (hashicorp/tfe): there is nothing for adopt to take over.");
+  }
+  const organizations = [...new Set(tfe.map((i) => i.attributes.organization).filter((o): o is string => typeof o === "string" && o !== ""))].sort();
+  const foreign = organizations.filter((o) => o !== organization);
+  if (foreign.length > 0) {
+    throw new TakeoverError(source, `manages objects of organization ${foreign.map((o) => JSON.stringify(o)).join(", ")}, not of ${JSON.stringify(organization)}: run adopt with --organization ${foreign[0]}.`);
+  }
+
+  const taken: Taken[] = [];
+  const kept: Kept[] = [];
+  const released: TerraformInstance[] = [];
+  const unmanaged: string[] = [];
+  const workspaces = new Map<string, TerraformInstance>();
+  for (const instance of tfe) if (instance.type === "tfe_workspace") workspaces.set(String(instance.attributes.id), instance);
+
+  for (const instance of state.instances) {
+    const take = (kind: AdoptedKind, workspaceId: string): void => {
+      taken.push({ kind, workspaceId, address: instance.address, name: nameOfAddress(instance) });
+    };
+    if (instance.provider !== TFE_PROVIDER) {
+      kept.push({ address: instance.address, reason: `another provider's (${instance.provider})` });
+      continue;
+    }
+    switch (instance.type) {
+      case "tfe_workspace": {
+        const id = String(instance.attributes.id);
+        take("Workspace", id);
+        if (typeof instance.attributes.ssh_key_id === "string" && instance.attributes.ssh_key_id !== "") take("SshKeyAssignment", id);
+        released.push(instance);
+        break;
+      }
+      case "tfe_workspace_settings": {
+        const id = String(instance.attributes.workspace_id ?? instance.attributes.id);
+        take("RemoteStateConsumers", id);
+        if (!workspaces.has(id)) {
+          unmanaged.push(`${instance.address}: the execution settings of workspace ${id}, which Terraform did not create: Pulumi takes its remote-state consumers only, and the workspace and its settings stay as they are, managed by neither`);
+        }
+        released.push(instance);
+        break;
+      }
+      case "tfe_data_retention_policy": {
+        const workspaceId = instance.attributes.workspace_id;
+        if (typeof workspaceId !== "string" || workspaceId === "") {
+          kept.push({ address: instance.address, reason: "an organization's data retention policy: DataRetentionPolicy manages a workspace's only" });
+          break;
+        }
+        take("DataRetentionPolicy", workspaceId);
+        released.push(instance);
+        break;
+      }
+      default:
+        kept.push({ address: instance.address, reason: `${instance.type} has no kind in this package` });
+    }
+  }
+  return { taken, kept, released, unmanaged };
+}
