@@ -39,12 +39,13 @@ test("for OpenTofu 1.10 the blocks are release-removed.tf's, the one OpenTofu pl
   expect(release.deleteFromConfiguration).toEqual(["module.team", "tfe_data_retention_policy.app", "tfe_workspace.app", "tfe_workspace.batch", "tfe_workspace_settings.app"]);
 });
 
-test("the kept terraform_data that refers to tfe_workspace.app is told what to refer to instead, and the data block is in the file", () => {
+test("the kept terraform_data that refers to tfe_workspace.app is told what to refer to instead, with the data block to add; the removed blocks' file has none", () => {
   const release = writeRelease(state, released, tool("terraform 1.9.0"));
   expect(release.rewrites).toEqual([
     { address: "terraform_data.app_reference", refersTo: "tfe_workspace.app", instead: "data.tfe_workspace.app.id (or the literal id \"ws-if1DUJVYATI1W8Nw\")" },
   ]);
-  expect(release.file).toContain("data \"tfe_workspace\" \"app\" {\n  name = \"app-prod\"\n}\n");
+  expect(release.dataBlocks).toBe("data \"tfe_workspace\" \"app\" {\n  name = \"app-prod\"\n}\n");
+  expect(release.file).not.toContain("data ");
 });
 
 test("OpenTofu 1.7 to 1.9 gets the blocks without lifecycle, which it would reject; older versions get state rm for every instance", () => {

@@ -44,8 +44,13 @@ export interface Rewrite {
 }
 
 export interface Release {
-  /** The `removed` blocks (and the data blocks the rewrites use), as a file; empty when none. */
+  /**
+   * The `removed` blocks, as a file of their own; empty when none. It needs no provider, so
+   * `tofu init -backend=false && tofu validate` checks it alone (the data blocks below need the tfe provider).
+   */
   readonly file: string;
+  /** The `data "tfe_workspace"` blocks the rewrites refer to, for the configuration Terraform keeps; empty when none. */
+  readonly dataBlocks: string;
   /** The `state rm` commands, each a shell line. */
   readonly stateRm: readonly string[];
   /** Resource blocks and module calls to delete from the configuration (a resource some of whose instances stay is edited instead: its count or for_each). */
@@ -85,14 +90,14 @@ export function writeRelease(state: TerraformState, released: readonly Terraform
   const stateRm = [...rmInstances].map((i) => i.address).sort().map((address) => `${binary} state rm '${address.replace(/'/g, "'\\''")}'`);
 
   const rewrites: Rewrite[] = [];
-  const dataBlocks = new Map<string, string>();
+  const dataByName = new Map<string, string>();
   for (const instance of kept) {
     for (const dependency of instance.dependencies) {
       const target = released.find((r) => r.configAddress === dependency || (r.module.length > 0 && dependency.startsWith(`module.${r.module[0]?.name}.`)));
       if (target === undefined) continue;
       if (target.type === "tfe_workspace" && target.module.length === 0 && target.key === undefined) {
         const name = nameOfAddress(target).replace(/-/g, "_");
-        dataBlocks.set(name, `data "tfe_workspace" "${name}" {\n  name = ${JSON.stringify(String(target.attributes.name))}\n}\n`);
+        dataByName.set(name, `data "tfe_workspace" "${name}" {\n  name = ${JSON.stringify(String(target.attributes.name))}\n}\n`);
         rewrites.push({ address: instance.address, refersTo: dependency, instead: `data.tfe_workspace.${name}.id (or the literal id ${JSON.stringify(String(target.attributes.id))})` });
       } else {
         rewrites.push({ address: instance.address, refersTo: dependency, instead: `the literal id ${JSON.stringify(String(target.attributes.id))}` });
@@ -100,8 +105,7 @@ export function writeRelease(state: TerraformState, released: readonly Terraform
     }
   }
   const removed = blocks.map((unit) => `removed {\n  from = ${unit.from}\n${form === "removed with lifecycle" ? "  lifecycle {\n    destroy = false\n  }\n" : ""}}\n`);
-  const file = [...dataBlocks.values(), ...removed].join("\n");
-  return { file, stateRm, deleteFromConfiguration: units.map((u) => u.from).sort(), rewrites };
+  return { file: removed.join("\n"), dataBlocks: [...dataByName.values()].join("\n"), stateRm, deleteFromConfiguration: units.map((u) => u.from).sort(), rewrites };
 }
 
 /** The units ordered so that one whose instances depend on another's comes first; ties by address. */
