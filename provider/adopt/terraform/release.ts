@@ -71,10 +71,9 @@ export function writeRelease(state: TerraformState, released: readonly Terraform
   const partial: TerraformInstance[] = [];
   const byFrom = new Map<string, TerraformInstance[]>();
   for (const instance of released) {
-    const call = instance.module[0] === undefined ? undefined : `module.${instance.module[0].name}`;
     // A module call is released whole when nothing under it stays; else its resources one by one.
-    const whole = call !== undefined && !kept.some((k) => k.module[0]?.name === instance.module[0]?.name);
-    const from = whole && call !== undefined ? call : instance.configAddress;
+    const call = instance.module[0]?.name;
+    const from = call !== undefined && !kept.some((k) => k.module[0]?.name === call) ? `module.${call}` : instance.configAddress;
     byFrom.set(from, [...(byFrom.get(from) ?? []), instance]);
   }
   for (const [from, instances] of byFrom) {
@@ -93,7 +92,8 @@ export function writeRelease(state: TerraformState, released: readonly Terraform
   const dataByName = new Map<string, string>();
   for (const instance of kept) {
     for (const dependency of instance.dependencies) {
-      const target = released.find((r) => r.configAddress === dependency || (r.module.length > 0 && dependency.startsWith(`module.${r.module[0]?.name}.`)));
+      // The state records dependencies as resources' configuration addresses.
+      const target = released.find((r) => r.configAddress === dependency);
       if (target === undefined) continue;
       if (target.type === "tfe_workspace" && target.module.length === 0 && target.key === undefined) {
         const name = nameOfAddress(target).replace(/-/g, "_");
