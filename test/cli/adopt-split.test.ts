@@ -135,7 +135,7 @@ describe.each(["self-managed", "hosted"] as const)("the %s edition", (edition) =
   ): Promise<Record<string, number>> {
     const project = shared.another(dir, projectNameOf(dir), { WSBRIDGE_READ_ONLY: "true" });
     if (go !== undefined) {
-      return runAdoptedGo(dir, action, { project: project.name, name: stack, workDir: path.join(dir, "go-stacks"), ...(project.secrets && { secrets: project.secrets }), env: project.env },
+      return runAdoptedGo(dir, action, { project: project.name, name: stack, workDir: path.join(dir, "go-stacks"), secrets: project.secrets, env: project.env },
         { address: e2e.emulator.url, token: estate.tokens.readOnly, organization: estate.organization }, go);
     }
     const inline = await project.inlineStack(stack, programFromTypeScriptFiles(typescriptFiles(dir), "index.ts"));

@@ -10,7 +10,7 @@ import { request } from "undici";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { createStack, emulatorStackConfig, type HarnessStack } from "../../scripts/lib/stack-harness";
 import { useEmulatorAndCli } from "../support/real-cli-stack";
-import { testStackSecretsOption } from "../support/transit-keeper";
+import { testStackSecrets } from "../support/transit-keeper";
 
 // The emulator keeps its data in a file, so that the last test can serve the same data at a new address.
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "wsbridge-moved-"));
@@ -45,7 +45,7 @@ beforeAll(async () => {
     cli: e2e.cli,
     projectName: "wsbridge-around-a-stack",
     config: emulatorStackConfig(e2e.emulator),
-    ...testStackSecretsOption(),
+    secrets: testStackSecrets(),
     program: async () => {
       const { Workspace } = await import("pulumi-wsbridge");
       for (const [resource, d] of Object.entries(declared)) {

@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process";
 import type { FaultSettings } from "../../emulator";
 import { createStack, emulatorStackConfig, repairFileBackend, type HarnessStack } from "../../scripts/lib/stack-harness";
 import { belowApi, useEmulatorAndCli, type RealCliEmulator } from "./real-cli-stack";
-import { testStackSecretsOption } from "./transit-keeper";
+import { testStackSecrets } from "./transit-keeper";
 
 /** What differs between the two routes, for the campaign. */
 export interface FaultRoute {
@@ -95,7 +95,7 @@ export class FaultCampaign {
       config: { ...emulatorStackConfig(this.e2e.emulator), "wsbridge:retryBudgetMs": { value: "60000" } },
       program: () => this.route.declare(prefix, count),
       ...(this.route === PLUGIN_ROUTE && { plugin: true }),
-      ...testStackSecretsOption(),
+      secrets: testStackSecrets(),
     });
   }
 

@@ -11,7 +11,7 @@ import type { ConfigMap, PulumiCommand, PulumiFn, Stack } from "@pulumi/pulumi/a
 import { request } from "undici";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
 import { createStack, emulatorStackConfig, pulumiCli, type HarnessStack } from "../../scripts/lib/stack-harness";
-import { testStackSecretsOption } from "./transit-keeper";
+import { testStackSecrets } from "./transit-keeper";
 
 /** Starting the emulator is quick; finding (or, the first time, building) the CLI may take minutes. */
 const SETUP_TIMEOUT_MS = 20 * 60 * 1000;
@@ -164,7 +164,7 @@ class StackOnEmulator extends EmulatorAndCli implements RealCliStack {
       config: { ...emulatorStackConfig(this.emulator), ...config },
       ...(env === undefined ? {} : { env }),
       ...(plugin === true && { plugin }),
-      ...testStackSecretsOption(),
+      secrets: testStackSecrets(),
     });
   }
 

@@ -35,12 +35,6 @@ export function testStackSecrets(): StackSecrets | undefined {
   return { provider: "hashivault://wsbridge-tests", env: { VAULT_SERVER_URL: address, VAULT_SERVER_TOKEN: "wsbridge-tests" } };
 }
 
-/** createStack's `secrets` option for a test stack (none when jest started no keeper). */
-export function testStackSecretsOption(): { secrets?: StackSecrets } {
-  const secrets = testStackSecrets();
-  return secrets === undefined ? {} : { secrets };
-}
-
 function encrypt(plaintext: Buffer): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv("aes-256-gcm", KEY, iv);
