@@ -419,6 +419,11 @@ describe("D. module version deprecation and registry reads", () => {
     expect(projects).toContain(PROJECT_ID);
   });
 
+  test("a workspace's current state is read with GETs (go-tfe's StateVersions.ReadCurrent and Download; current-state.test.ts has the rest)", async () => {
+    const ws = await newWorkspace("current-state");
+    await expect(client.readCurrentState(ORG, ws.name)).resolves.toEqual({ none: true, workspaceId: ws.id });
+  });
+
   test("a module version that does not exist is a NotFoundError, in both APIs", async () => {
     expect(await recorder.failure(client.deprecateModuleVersion({ ...ref, version: "9.9.9" }, { reason: "x" }))).toBeInstanceOf(NotFoundError);
     const e = await recorder.failure(client.readRegistryModuleVersion({ ...registryRef, version: "9.9.9" }));
@@ -428,7 +433,7 @@ describe("D. module version deprecation and registry reads", () => {
 });
 
 describe("coverage of the client's surface", () => {
-  test("the client has one method per endpoint A1–D4, plus ping, edition and the project and module lists adopt reads", () => {
+  test("the client has one method per endpoint A1–D4, plus ping, edition and the project and module lists and the current state adopt reads", () => {
     const publicMethods = Object.getOwnPropertyNames(WsbridgeClient.prototype)
       .filter((name) => name !== "constructor" && name !== "editionSource");
     expect(publicMethods.sort()).toEqual([...CLIENT_METHODS].sort());

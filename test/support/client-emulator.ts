@@ -65,7 +65,7 @@ export function uniqueName(prefix: string): string {
   return `${prefix}-${process.pid}-${counter}`;
 }
 
-/** The client's public methods: ping, edition, then one per endpoint of the spec (A1–D4, B4 as two). */
+/** The client's public methods: ping, edition, then one per endpoint of the spec (A1–D4, B4 as two), then the service's reads adopt needs. */
 export const CLIENT_METHODS = [
   "ping", "edition",
   "createWorkspace", "listWorkspaces", "readWorkspaceByName", "readWorkspace", "updateWorkspace", "updateWorkspaceByName",
@@ -76,7 +76,7 @@ export const CLIENT_METHODS = [
   "readDataRetentionPolicy", "setDataRetentionPolicy", "deleteDataRetentionPolicy",
   "deprecateModuleVersion", "undeprecateModuleVersion", "readRegistryModuleVersion", "listRegistryModuleVersions",
   // Not in the spec; the service's, as go-tfe calls them (`wsbridge adopt` reads them).
-  "listProjects", "listRegistryModules",
+  "listProjects", "listRegistryModules", "readCurrentState",
 ] as const;
 
 /** Wraps a client so that every method called on it is added to `called` (a suite then checks that it

@@ -11,6 +11,7 @@ import type { DeprecationInput, ModuleVersionDeprecation, ModuleVersionRef } fro
 import type {
   RegistryModule, RegistryModuleRef, RegistryModuleVersion, RegistryModuleVersionRef, RegistryModuleVersionSummary,
 } from "./documents/registry";
+import type { CurrentState, CurrentStateReadOptions, NoCurrentState } from "./documents/state-versions";
 import type { EffectiveTagBinding, TagBinding, TagBindingInput } from "./documents/tag-bindings";
 import type { Tag, TagRef } from "./documents/tags";
 import type { WorkspaceCreateOptions, WorkspaceListOptions, WorkspaceUpdateOptions } from "./documents/workspace-requests";
@@ -23,6 +24,7 @@ import * as projects from "./operations/projects";
 import * as registry from "./operations/registry";
 import * as consumers from "./operations/remote-state-consumers";
 import * as sshKeys from "./operations/ssh-keys";
+import * as stateVersions from "./operations/state-versions";
 import * as tagBindings from "./operations/tag-bindings";
 import * as tags from "./operations/tags";
 import type { WorkspaceReadOptions } from "./operations/workspaces";
@@ -232,6 +234,17 @@ export class WsbridgeClient {
   /** The organization's registry modules, all pages (not in the spec; go-tfe `RegistryModules.List`). */
   listRegistryModules(organization: string): AsyncIterable<RegistryModule> {
     return registry.listRegistryModules(this.core, organization);
+  }
+
+  /**
+   * The workspace's current state: its latest state version and the raw state it holds (not in the
+   * spec; go-tfe `StateVersions.ReadCurrent`, then `Download`). GETs only. `{ none: true }` when the
+   * workspace has no current state version; NotFoundError when there is no such workspace (or the token
+   * may not see it, or may not read its state). The token is never sent to a download URL on another
+   * origin than `address` (operations/state-versions.ts, Requester.download).
+   */
+  readCurrentState(organization: string, workspaceName: string, options?: CurrentStateReadOptions): Promise<CurrentState | NoCurrentState> {
+    return stateVersions.readCurrentState(this.core, organization, workspaceName, options);
   }
 
   private editionSource(): dataRetention.EditionSource {

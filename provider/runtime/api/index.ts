@@ -22,6 +22,7 @@ export type { Tag, TagRef } from "./documents/tags";
 export type { EffectiveTagBinding, TagBinding, TagBindingInput } from "./documents/tag-bindings";
 export type { DataRetentionPolicy, DataRetentionPolicyInput, DataRetentionPolicyKind } from "./documents/data-retention";
 export type { Project } from "./documents/projects";
+export { MAX_STATE_BYTES, type CurrentState, type CurrentStateReadOptions, type NoCurrentState } from "./documents/state-versions";
 export type { DeprecationInput, ModuleVersionDeprecation, ModuleVersionRef } from "./documents/module-versions";
 export type {
   Deprecation, RegistryModule, RegistryModuleRef, RegistryModuleVersion, RegistryModuleVersionRef, RegistryModuleVersionSummary,

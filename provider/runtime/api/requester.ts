@@ -12,7 +12,7 @@ import {
 import { acquire, observeNoResponse, observeResponse, pauseOrigin, type RateLimitOptions } from "./rate-limiter";
 import { decideRetry, resolveRetryOptions, retryAfterFromHeaders, type RequestTraits, type RetryOptions } from "./retry";
 import {
-  DEFAULT_TIMEOUT_MS, classifyTransportError, defaultUserAgent, headerValue, send, type HttpMethod, type TransportResponse,
+  BodyTooLargeError, DEFAULT_TIMEOUT_MS, classifyTransportError, defaultUserAgent, headerValue, send, type HttpMethod, type TransportResponse,
 } from "./transport";
 
 export type Edition = "hosted" | "self-managed";
@@ -63,6 +63,51 @@ export interface ApiResponse {
   body: unknown;
   context: RequestContext & { status: number; requestId?: string };
   headers: TransportResponse["headers"];
+}
+
+/** A GET of a URL the API handed out (see `Requester.download`). */
+export interface DownloadSpec {
+  /** Absolute, as the API gave it. */
+  url: string;
+  /** What errors call the request instead of the URL, which may be a capability: `(the download URL of state version sv-…)`. */
+  describe: string;
+  /** The longest body read; a longer one fails with ResponseShapeError. */
+  maxBytes: number;
+}
+
+/** One request as `exchange` sends it, with everything already decided. */
+interface Exchange {
+  ctx: RequestContext;
+  origin: string;
+  method: HttpMethod;
+  /** Path and query on `origin`. */
+  path: string;
+  headers: Record<string, string>;
+  traits: RequestTraits;
+  body?: string;
+  maxBodyBytes?: number;
+  /** Downloads only: a redirect is returned to the caller (which decides the token for its target). */
+  followRedirects?: boolean;
+}
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+/** Hops a download follows (Go's HTTP client, under go-tfe's Download, follows up to 10). */
+export const MAX_DOWNLOAD_REDIRECTS = 5;
+
+/** An absolute http(s) URL (relative ones resolve against `base`, for a redirect's Location); a download
+ * URL that is not one is a response this client does not understand. The URL is not named: it may be a
+ * capability. */
+function downloadUrl(ctx: RequestContext, raw: string, base?: URL): URL {
+  let url: URL | undefined;
+  try {
+    url = new URL(raw, base);
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== "https:" && url.protocol !== "http:")) {
+    throw new ResponseShapeError(ctx, [{ path: "", message: base === undefined ? "the download URL is not an absolute http(s) URL" : "a redirect's Location is not an http(s) URL" }]);
+  }
+  return url;
 }
 
 const IDEMPOTENT_METHODS: Record<HttpMethod, boolean> = { GET: true, DELETE: true, POST: false, PATCH: false };
@@ -153,6 +198,51 @@ export class Requester {
     const traits: RequestTraits = { idempotent: spec.idempotent ?? IDEMPOTENT_METHODS[spec.method] };
     if (spec.retryUnavailable) traits.retry503ForMs = this.retry.unlockRetryPeriodMs;
 
+    const { res, requestId } = await this.exchange({ ctx, origin: this.origin, method: spec.method, path, headers, traits, ...(body === undefined ? {} : { body }) });
+    return this.success(ctx, res, requestId);
+  }
+
+  /**
+   * GETs the text at a URL the API handed out (a state version's `hosted-state-download-url`), with the
+   * rate limit, retries and error mapping of every other read; redirects are followed, up to
+   * MAX_DOWNLOAD_REDIRECTS.
+   *
+   * The token goes only to the configured address's origin (scheme, host and port): a URL, or a redirect,
+   * on any other origin is fetched without the Authorization header. The service's download URLs are
+   * signed URLs on another host (HCP Terraform's `https://archivist.terraform.io/v1/object/…`) that need
+   * no token, so refusing other hosts would break the real service; sending the token there would hand
+   * the credential to whatever host a response names. go-tfe's `StateVersions.Download` (v1) sends the
+   * token to any URL it is given; this client does not. The URL itself may be a capability (whoever
+   * holds a signed URL can read the state), so errors name `spec.describe`, never the URL.
+   */
+  async download(spec: DownloadSpec): Promise<string> {
+    if (this.addressProblem !== undefined) throw new InvalidConfigError("address", this.addressProblem);
+    if (this.invalidSetting !== undefined) throw new InvalidConfigError(this.invalidSetting.key, this.invalidSetting.reason);
+    const token = tokens.get(this);
+    const ctx: RequestContext = { method: "GET", path: spec.describe };
+    let url = downloadUrl(ctx, spec.url);
+    for (let redirects = 0; ; redirects++) {
+      // Decided for every hop: a redirect from the configured origin to another loses the token.
+      const headers = this.downloadHeaders(url.origin === this.origin ? token : undefined);
+      const { res, requestId } = await this.exchange({
+        ctx, origin: url.origin, method: "GET", path: url.pathname + url.search, headers, traits: { idempotent: true },
+        maxBodyBytes: spec.maxBytes, followRedirects: true,
+      });
+      if (res.status >= 200 && res.status < 300) return res.body;
+      const location = headerValue(res.headers, "location");
+      if (redirects >= MAX_DOWNLOAD_REDIRECTS || location === undefined) {
+        throw errorForResponse(ctx, res.status, [{
+          title: location === undefined ? "a redirect without a Location" : `more than ${MAX_DOWNLOAD_REDIRECTS} redirects`,
+        }], requestId);
+      }
+      url = downloadUrl(ctx, location, url);
+    }
+  }
+
+  /** One request's attempts: rate limit, transport, retry policy. Resolves with the 2xx answer (or, with
+   * `followRedirects`, a 3xx redirect); throws the mapped error otherwise. */
+  private async exchange(x: Exchange): Promise<{ res: TransportResponse; requestId: string | undefined }> {
+    const { ctx, origin, traits } = x;
     const started = Date.now();
     let failures = 0;
     let rateLimitRetries = 0;
@@ -160,28 +250,35 @@ export class Requester {
     for (;;) {
       // Before the queue and after it: a cancellation lets every waiting request go at once.
       if (requestsCancelled()) throw new CancelledError(ctx, failures + rateLimitRetries);
-      await acquire(this.origin, this.rateLimit, refusedLast);
+      await acquire(origin, this.rateLimit, refusedLast);
       refusedLast = false;
       if (requestsCancelled()) throw new CancelledError(ctx, failures + rateLimitRetries);
 
       let res: TransportResponse;
       try {
-        res = await send({ origin: this.origin, method: spec.method, path, headers, timeoutMs: this.timeoutMs, ...(body === undefined ? {} : { body }) });
+        res = await send({
+          origin, method: x.method, path: x.path, headers: x.headers, timeoutMs: this.timeoutMs,
+          ...(x.body === undefined ? {} : { body: x.body }), ...(x.maxBodyBytes === undefined ? {} : { maxBodyBytes: x.maxBodyBytes }),
+        });
       } catch (err) {
-        observeNoResponse(this.origin, this.rateLimit);
+        if (err instanceof BodyTooLargeError) {
+          // An answer, not a failure to get one: repeating the request would read the same body.
+          throw new ResponseShapeError({ ...ctx, status: err.status }, [{ path: "", message: `${err.message}, the most this client reads here` }]);
+        }
+        observeNoResponse(origin, this.rateLimit);
         failures++;
         const failure = classifyTransportError(err);
         const state = { attempts: failures, rateLimitRetries, elapsedMs: Date.now() - started };
         const decision = decideRetry({ kind: "transport", sent: failure.sent }, state, traits, this.retry);
         if (decision.retry) { await sleepUnlessCancelled(decision.delayMs); continue; }
         if (decision.reason === "not-idempotent") throw new OutcomeUnknownError(ctx, failure.code, failure.reason, err);
-        throw new TransportError(ctx, failure.code, failure.reason, failure.sent, failures + rateLimitRetries, err, this.origin);
+        throw new TransportError(ctx, failure.code, failure.reason, failure.sent, failures + rateLimitRetries, err, origin);
       }
 
-      observeResponse(this.origin, headerValue(res.headers, "x-ratelimit-limit"), this.rateLimit);
+      observeResponse(origin, headerValue(res.headers, "x-ratelimit-limit"), this.rateLimit);
       const requestId = headerValue(res.headers, "x-request-id");
-      if (res.status >= 200 && res.status < 300) return this.success(ctx, res, requestId);
-
+      if (res.status >= 200 && res.status < 300) return { res, requestId };
+      if (x.followRedirects && REDIRECT_STATUSES.has(res.status)) return { res, requestId };
       const retryAfterMs = res.status === 429 || res.status === 503
         ? retryAfterFromHeaders((name) => headerValue(res.headers, name))
         : undefined;
@@ -193,7 +290,7 @@ export class Requester {
           rateLimitRetries++;
           // The whole origin waits out the reset, not just this request, and this one goes back through
           // the queue (at its head): the requests refused together then leave paced, not as a burst.
-          refusedLast = pauseOrigin(this.origin, decision.delayMs, this.rateLimit);
+          refusedLast = pauseOrigin(origin, decision.delayMs, this.rateLimit);
           if (!refusedLast) await sleepUnlessCancelled(decision.delayMs);
         } else {
           await sleepUnlessCancelled(decision.delayMs);
@@ -224,6 +321,14 @@ export class Requester {
       if (token !== undefined) headers["authorization"] = `Bearer ${token}`;
       cache.set(key, headers);
     }
+    return headers;
+  }
+
+  /** A download's headers: the state is JSON or plain bytes, never JSON:API (go-tfe's Download asks for
+   * `application/json` too). `token` only for the configured origin (see `download`). */
+  private downloadHeaders(token: string | undefined): Record<string, string> {
+    const headers: Record<string, string> = { accept: "application/json", "user-agent": this.userAgent };
+    if (token !== undefined) headers["authorization"] = `Bearer ${token}`;
     return headers;
   }
 

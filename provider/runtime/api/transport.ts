@@ -72,6 +72,10 @@ export interface TransportRequest {
   headers: Record<string, string>;
   body?: string;
   timeoutMs: number;
+  /** The most body bytes read. A 2xx answer longer than this fails with BodyTooLargeError (from its
+   * Content-Length when it declares one, before any byte of the body is read); an error answer's body
+   * is cut there, which only loses its error details. Unbounded when undefined. */
+  maxBodyBytes?: number;
 }
 
 export interface TransportResponse {
@@ -99,9 +103,22 @@ export function send(req: TransportRequest): Promise<TransportResponse> {
         headersTimeout: req.timeoutMs,
         bodyTimeout: req.timeoutMs,
       },
-      new CollectBody(resolve, reject),
+      new CollectBody(resolve, reject, req.maxBodyBytes),
     );
   });
+}
+
+/** A 2xx body longer than the request's `maxBodyBytes`; the request was abandoned there. */
+export class BodyTooLargeError extends Error {
+  constructor(
+    readonly limit: number,
+    /** The Content-Length the server declared, when it declared one. */
+    readonly declared: number | undefined,
+    readonly status: number,
+  ) {
+    super(declared === undefined ? `the body is longer than ${limit} bytes` : `the body is ${declared} bytes, more than ${limit}`);
+    this.name = "BodyTooLargeError";
+  }
 }
 
 /** A dispatch handler that buffers the response and settles a promise once, at the end or on error. */
@@ -109,27 +126,59 @@ class CollectBody implements Dispatcher.DispatchHandler {
   private status = 0;
   private headers: TransportResponse["headers"] = {};
   private readonly chunks: Buffer[] = [];
+  private length = 0;
+  /** Set once the body passed `maxBodyBytes`: the rest is not kept. */
+  private cut = false;
+  private failed = false;
 
   constructor(
     private readonly resolve: (res: TransportResponse) => void,
     private readonly reject: (err: Error) => void,
+    private readonly maxBodyBytes?: number,
   ) {}
 
   /** Present so that undici treats this as a handler of its v7 API (it tests for this method). */
   onRequestStart(): void {}
 
-  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
+  onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
     // 1xx answers are interim; the final one follows on the same request.
     if (statusCode < 200) return;
     this.status = statusCode;
     this.headers = headers;
+    const declared = Number(headerValue(headers, "content-length"));
+    if (this.maxBodyBytes !== undefined && Number.isFinite(declared) && declared > this.maxBodyBytes && this.isSuccess()) {
+      this.fail(controller, new BodyTooLargeError(this.maxBodyBytes, declared, statusCode));
+    }
   }
 
-  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.failed || this.cut) return;
+    this.length += chunk.length;
+    if (this.maxBodyBytes !== undefined && this.length > this.maxBodyBytes) {
+      if (this.isSuccess()) { this.fail(controller, new BodyTooLargeError(this.maxBodyBytes, undefined, this.status)); return; }
+      // An error answer: what fits is enough for its status (its details may be lost).
+      this.cut = true;
+      const room = this.maxBodyBytes - (this.length - chunk.length);
+      if (room > 0) this.chunks.push(chunk.subarray(0, room));
+      return;
+    }
     this.chunks.push(chunk);
   }
 
+  private isSuccess(): boolean {
+    return this.status >= 200 && this.status < 300;
+  }
+
+  /** Abandons the request (undici closes its connection) and settles with `err`. */
+  private fail(controller: Dispatcher.DispatchController, err: Error): void {
+    this.failed = true;
+    this.chunks.length = 0;
+    this.reject(err);
+    controller.abort(err);
+  }
+
   onResponseEnd(): void {
+    if (this.failed) return;
     const text = this.chunks.length === 1 ? this.chunks[0]!.toString("utf8") : Buffer.concat(this.chunks).toString("utf8");
     // A byte-order mark is dropped, as undici's body.text() and fetch do (JSON parsers may ignore one).
     const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
