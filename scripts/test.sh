@@ -27,6 +27,10 @@ export WSBRIDGE_DIST_CURRENT=1
 # test files take its folder from here instead of each running the script again.
 WSBRIDGE_PULUMI_ROOT=$(bash scripts/setup-pulumi.sh | tail -n 1)
 export WSBRIDGE_PULUMI_ROOT
+# OpenTofu, for the tests that validate the release files adopt writes (test/support/tofu.ts): built
+# here too, so that its first-time build is not inside a test's timeout.
+WSBRIDGE_TOFU=$(bash scripts/setup-tofu.sh | tail -n 1)
+export WSBRIDGE_TOFU
 mkdir -p .wsbridge
 rm -f .wsbridge/jest-results.json
 status=0
