@@ -4,6 +4,15 @@ import { DEFAULT_ADDRESS, SETTINGS, type SettingName } from "../runtime/settings
 import { FORMS, LANGUAGES, type Form, type Language } from "./program/project";
 import type { Selection } from "./selection";
 import { SPLITS, type SplitBy } from "./split";
+import type { TerraformSource } from "./terraform/input";
+import { parseReleaseTool, type ReleaseTool } from "./terraform/release";
+
+/** The Terraform input: where its state is, the tool and version that will apply the release, CDKTF's stack. */
+export interface TerraformArguments {
+  readonly from: TerraformSource;
+  readonly tool: ReleaseTool;
+  readonly cdktfStack?: string;
+}
 
 export interface AdoptArguments {
   /** `wsbridge:<name>` values given as flags (address, token, organization, edition). */
@@ -23,6 +32,8 @@ export interface AdoptArguments {
   /** One project (folder, stack) per group of this kind, instead of one for the whole selection. */
   readonly splitBy?: SplitBy;
   readonly concurrency: number;
+  /** --from-terraform / --from-terraform-workspace: what a Terraform configuration manages moves. */
+  readonly terraform?: TerraformArguments;
   readonly help: boolean;
 }
 
@@ -74,6 +85,20 @@ Output:
   --concurrency N          reads in flight at once, 1 to 64 (default 8); the rate limit paces them
   -h, --help               this text
 
+Leaving Terraform (docs/adopt.md, "Leaving Terraform"):
+  --from-terraform FILE    take over what a Terraform, OpenTofu or CDKTF configuration manages with the
+                           tfe provider: FILE is its raw state (terraform.tfstate, \`terraform state pull\`,
+                           CDKTF's terraform.<stack>.tfstate) or \`terraform show -json\` of it (- : stdin).
+                           Only its workspaces and the objects Terraform manages on them are adopted,
+                           each named after its address; no registry modules
+  --from-terraform-workspace NAME   the same, from the current state of workspace NAME of the
+                           organization (read with the API: a read-only token is enough)
+  --release-for TOOL@X.Y   the tool and version that will apply the release: terraform@1.9,
+                           opentofu@1.10 (required with the two above). adopt writes
+                           terraform-release/: removed blocks, or \`state rm\` where the version or
+                           the case needs it, and the steps in order; \`wsbridge gate\` checks the plan
+  --cdktf-stack NAME       the state is CDKTF's stack NAME: the release is run in cdktf.out/stacks/NAME
+
 Selection flags given to a later run replace the ones the folder was adopted with; without them it
 takes the same. It writes the program, adoption-report.md (what was adopted, what was not and why,
 what the stack holds that is gone from the server or changed there) and adoption-report.json, and
@@ -96,6 +121,10 @@ export function parseAdoptArguments(argv: readonly string[]): AdoptArguments {
   let splitBy: SplitBy | undefined;
   let concurrency = 8;
   let help = false;
+  let fromFile: string | undefined;
+  let fromWorkspace: string | undefined;
+  let releaseFor: ReleaseTool | undefined;
+  let cdktfStack: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? "";
     const [flag = "", inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
@@ -138,11 +167,33 @@ export function parseAdoptArguments(argv: readonly string[]): AdoptArguments {
       const v = value();
       concurrency = Number(v);
       if (!/^\d+$/.test(v) || concurrency < 1 || concurrency > 64) throw new UsageError(`--concurrency must be a whole number from 1 to 64, got "${v}".`);
-    } else if (flag === "-h" || flag === "--help") help = true;
+    } else if (flag === "--from-terraform") fromFile = value();
+    else if (flag === "--from-terraform-workspace") fromWorkspace = value();
+    else if (flag === "--release-for") {
+      const v = value();
+      releaseFor = parseReleaseTool(v.replace("@", " "));
+      if (releaseFor === undefined) throw new UsageError(`--release-for must be terraform@X.Y or opentofu@X.Y (the version that will apply the release), got "${v}".`);
+    } else if (flag === "--cdktf-stack") cdktfStack = value();
+    else if (flag === "-h" || flag === "--help") help = true;
     else throw new UsageError(`Unknown argument "${arg}". See wsbridge adopt --help.`);
   }
+  const terraform = terraformArguments(fromFile, fromWorkspace, releaseFor, cdktfStack);
   return {
     settings, selection: { projects, workspaces, tags, excludes }, modules, selectionGiven, out, language, languageGiven, concurrency, help,
+    ...(terraform !== undefined && { terraform }),
     ...(form !== undefined && { form }), ...(projectName !== undefined && { projectName }), ...(stack !== undefined && { stack }), ...(splitBy !== undefined && { splitBy }),
   };
+}
+
+function terraformArguments(file: string | undefined, workspace: string | undefined, tool: ReleaseTool | undefined, cdktfStack: string | undefined): TerraformArguments | undefined {
+  if (file !== undefined && workspace !== undefined) throw new UsageError("--from-terraform and --from-terraform-workspace: give one state, not two.");
+  const from: TerraformSource | undefined = file !== undefined ? { file } : workspace !== undefined ? { workspace } : undefined;
+  if (from === undefined) {
+    if (tool !== undefined || cdktfStack !== undefined) throw new UsageError(`${tool !== undefined ? "--release-for" : "--cdktf-stack"} goes with --from-terraform or --from-terraform-workspace.`);
+    return undefined;
+  }
+  if (tool === undefined) {
+    throw new UsageError(`${file !== undefined ? "--from-terraform" : "--from-terraform-workspace"} needs --release-for terraform@X.Y or opentofu@X.Y: the release is written for the tool and version that applies it (Terraform's \`removed\` block destroys unless told not to, OpenTofu's forgets, and older versions have none).`);
+  }
+  return { from, tool, ...(cdktfStack !== undefined && { cdktfStack }) };
 }

@@ -139,7 +139,7 @@ interface Written {
 /** Batch 0: the whole program, and its other files where they are still as adopt wrote them. */
 function wholeProgram(facts: FolderFacts, estate: Estate): Written {
   const { out, language, record, files } = facts;
-  const plan = planAdoption(estate);
+  const plan = planAdoption(estate, undefined, facts.selection.chosen?.workspaces);
   const program = projectFiles(plan, language, facts.projectContext);
   const scaffolding: Record<string, string> = {};
   for (const [name, text] of program) {
@@ -179,7 +179,7 @@ function laterBatch(facts: FolderFacts, estate: Estate, open: (batch: BatchRecor
     if (yamlText !== undefined) yamlText = removeBlock(yamlText, b.batch);
     else files.set(b.file, null);
   }
-  const plan = planAdoption(estate, ownedBy(holdings, kept, yamlText === undefined ? undefined : declaredResources(yamlText)));
+  const plan = planAdoption(estate, ownedBy(holdings, kept, yamlText === undefined ? undefined : declaredResources(yamlText)), facts.selection.chosen?.workspaces);
   const pending = kept.flatMap((b) => b.resources).filter((r) => !isHeld(holdings, r));
   const newBatches: BatchRecord[] = [];
   let batch: { number: number; file: string } | undefined;

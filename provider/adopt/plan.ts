@@ -4,10 +4,11 @@
 import { adoptionOf, type Adoption } from "../runtime/adoption";
 import type { Workspace } from "../runtime/api";
 import {
-  type AdoptedKind, type AdoptionPlan, type DiscoveredWorkspace, type Estate, type InputValue,
+  ADOPTED_KINDS, type AdoptedKind, type AdoptionPlan, type DiscoveredWorkspace, type Estate, type InputValue,
   type PlannedResource, type Skipped, subjectKey,
 } from "./model";
 import { uniqueNames } from "./names";
+import type { ChosenWorkspace } from "./selection";
 
 /** A resource before it has its name. */
 interface Draft {
@@ -49,41 +50,55 @@ export interface Owned {
 
 const NOTHING_OWNED: Owned = { declared: new Set(), consumers: new Map(), names: new Set(), workspaceRef: () => undefined };
 
-export function planAdoption(estate: Estate, owned: Owned = NOTHING_OWNED): AdoptionPlan {
+/**
+ * `chosen` (the Terraform input): the workspaces chosen one by one, each with the base of its names and
+ * which of its objects are taken; a workspace whose Workspace is not taken is referred to by its literal id.
+ */
+export function planAdoption(estate: Estate, owned: Owned = NOTHING_OWNED, chosen?: readonly ChosenWorkspace[]): AdoptionPlan {
   const drafts: Draft[] = [];
   const skipped: Skipped[] = [];
   const inherited: Skipped[] = [];
   const isNew = (kind: AdoptedKind, subject: string): boolean => !owned.declared.has(subjectKey(kind, subject));
-  const adopted = new Map(estate.workspaces.map((d) => [d.workspace.id, d.workspace]));
+  const choice = chosen === undefined ? undefined : new Map(chosen.map((c) => [c.id, c]));
+  const takes = (kind: AdoptedKind, workspaceId: string): boolean => choice === undefined || (choice.get(workspaceId)?.only ?? ADOPTED_KINDS).includes(kind);
+  const baseOf = (ws: Workspace): string => choice?.get(ws.id)?.name ?? ws.name;
+  const adopted = new Map(estate.workspaces.filter((d) => takes("Workspace", d.workspace.id)).map((d) => [d.workspace.id, d.workspace]));
+  const notTaken = new Map(estate.workspaces.filter((d) => !adopted.has(d.workspace.id)).map((d) => [d.workspace.id, d.workspace.name]));
   // Workspace resources are named first, so the others can refer to them by name.
   const workspaceNames = uniqueNames(
-    estate.workspaces.filter((d) => isNew("Workspace", d.workspace.id)).map((d) => ({ key: d.workspace.id, base: d.workspace.name })),
+    [...adopted.values()].filter((ws) => isNew("Workspace", ws.id)).map((ws) => ({ key: ws.id, base: baseOf(ws) })),
     owned.names,
   );
   const refTo = (workspaceId: string): InputValue => {
     const name = workspaceNames.get(workspaceId);
     if (name !== undefined) return { kind: "ref", resource: name };
-    return owned.workspaceRef(workspaceId) ?? { kind: "ref", resource: workspaceId };
+    const held = owned.workspaceRef(workspaceId);
+    if (held !== undefined) return held;
+    const other = notTaken.get(workspaceId);
+    if (other !== undefined) return { kind: "literal", value: workspaceId, comment: notTakenComment(other) };
+    return { kind: "ref", resource: workspaceId };
   };
 
   for (const found of estate.workspaces) {
     const ws = found.workspace;
     const label = `workspace ${ws.name} (${ws.id})`;
     const take = (kind: AdoptedKind, adoption: Adoption | undefined, object: string): void => {
-      if (adoption === undefined || (kind !== "RemoteStateConsumers" && !isNew(kind, ws.id))) return;
+      if (adoption === undefined || !takes(kind, ws.id) || (kind !== "RemoteStateConsumers" && !isNew(kind, ws.id))) return;
       if ("refusal" in adoption) {
         skipped.push({ kind, object, reason: adoption.refusal });
         return;
       }
-      drafts.push({ kind, base: `${ws.name}${NAME_SUFFIX[kind]}`, importId: adoption.importId, inputs: withReferences(adoption.inputs, ws.id, refTo) });
+      drafts.push({ kind, base: `${baseOf(ws)}${NAME_SUFFIX[kind]}`, importId: adoption.importId, inputs: withReferences(adoption.inputs, ws.id, refTo) });
     };
 
     const workspaceInputs = withReferences(adoptionOf.workspace(ws).inputs as Record<string, InputValue>, undefined, refTo);
     if (typeof workspaceInputs.projectId === "string") {
       workspaceInputs.projectId = { kind: "literal", value: workspaceInputs.projectId, comment: projectComment(estate, workspaceInputs.projectId) };
     }
-    if (isNew("Workspace", ws.id)) drafts.push({ kind: "Workspace", base: ws.name, importId: ws.id, inputs: workspaceInputs });
-    inherited.push(...inheritedSettings(estate, ws, label));
+    if (takes("Workspace", ws.id)) {
+      if (isNew("Workspace", ws.id)) drafts.push({ kind: "Workspace", base: baseOf(ws), importId: ws.id, inputs: workspaceInputs });
+      inherited.push(...inheritedSettings(estate, ws, label));
+    }
 
     take("WorkspaceLock", adoptionOf.workspaceLock(ws), `the lock on ${label}`);
     take("SshKeyAssignment", adoptionOf.sshKeyAssignment(ws), `the SSH key of ${label}`);
@@ -91,7 +106,7 @@ export function planAdoption(estate: Estate, owned: Owned = NOTHING_OWNED): Adop
       if ("unreadable" in found.policy) skipped.push({ kind: "DataRetentionPolicy", object: `the data-retention policy of ${label}`, reason: found.policy.unreadable });
       else take("DataRetentionPolicy", adoptionOf.dataRetentionPolicy(ws, found.policy), `the data-retention policy of ${label}`);
     }
-    planConsumers(estate, found, label, adopted, refTo, take, skipped, owned.consumers.get(ws.id));
+    planConsumers(estate, found, label, adopted, notTaken, refTo, take, skipped, owned.consumers.get(ws.id));
   }
   planModules(estate, drafts, skipped, (key) => isNew("ModuleVersionDeprecation", key));
 
@@ -124,7 +139,7 @@ function withReferences(inputs: Record<string, unknown>, ownWorkspace: string | 
  * written earlier), as one more RemoteStateConsumers beside any the stack holds.
  */
 function planConsumers(
-  estate: Estate, found: DiscoveredWorkspace, label: string, adopted: ReadonlyMap<string, Workspace>,
+  estate: Estate, found: DiscoveredWorkspace, label: string, adopted: ReadonlyMap<string, Workspace>, notTaken: ReadonlyMap<string, string>,
   refTo: (id: string) => InputValue, take: (kind: AdoptedKind, adoption: Adoption | undefined, object: string) => void, skipped: Skipped[],
   declared: ReadonlySet<string> | undefined,
 ): void {
@@ -150,6 +165,8 @@ function planConsumers(
   const ids = adoption.inputs.consumerIds as string[];
   const consumerIds: InputValue[] = ids.map((id) => {
     if (adopted.has(id)) return refTo(id);
+    const other = notTaken.get(id);
+    if (other !== undefined) return { kind: "literal", value: id, comment: notTakenComment(other) };
     const name = estate.unselected.get(id) ?? ownOrganization.find((c) => c.id === id)?.name ?? id;
     const where = estate.elsewhere?.get(id);
     return { kind: "literal", value: id, comment: where === undefined ? `${name}: outside the selection, so not a resource of this program` : `${name}: ${where}` };
@@ -184,6 +201,11 @@ function planModules(estate: Estate, drafts: Draft[], skipped: Skipped[], isNew:
       });
     }
   }
+}
+
+/** Why a chosen workspace whose Workspace is not taken appears as a literal id. */
+function notTakenComment(name: string): string {
+  return `${name}: its workspace is not taken over (Terraform did not create it), so not a resource of this program`;
 }
 
 function projectComment(estate: Estate, projectId: string): string {

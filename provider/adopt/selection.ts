@@ -1,6 +1,19 @@
 // Which workspaces `adopt` takes: by project, by name glob, by key-value tag, minus excluded globs;
 // the whole organization when nothing is given.
 import type { Workspace } from "../runtime/api";
+import type { AdoptedKind } from "./model";
+
+/**
+ * A workspace chosen by its id (the Terraform input, terraform/input.ts): the base of its resources'
+ * names, and which of its objects are taken.
+ */
+export interface ChosenWorkspace {
+  readonly id: string;
+  /** The base of its resources' names; adopt adds each kind's suffix (`app`, `app-lock`). */
+  readonly name: string;
+  /** Only these of its objects; every object adopt takes of a workspace when absent. */
+  readonly only?: readonly AdoptedKind[];
+}
 
 export interface Selection {
   /** Project names or ids (`prj-…`); a workspace in any of them. */
@@ -11,12 +24,14 @@ export interface Selection {
   readonly tags: readonly { readonly key: string; readonly value?: string }[];
   /** Name globs; a workspace matching any of them is left out. */
   readonly excludes: readonly string[];
+  /** Workspaces chosen one by one, and where from (`--from-terraform`): only these, with the other criteria. */
+  readonly chosen?: { readonly from: string; readonly workspaces: readonly ChosenWorkspace[] };
 }
 
 export const EVERYTHING: Selection = { projects: [], workspaces: [], tags: [], excludes: [] };
 
 export function isEverything(selection: Selection): boolean {
-  return selection.projects.length + selection.workspaces.length + selection.tags.length + selection.excludes.length === 0;
+  return selection.chosen === undefined && selection.projects.length + selection.workspaces.length + selection.tags.length + selection.excludes.length === 0;
 }
 
 /** `*` any run of characters, `?` one character, anything else itself; the whole name must match. */
@@ -32,7 +47,9 @@ export function globPattern(glob: string): RegExp {
 export function selector(selection: Selection, projectIds: ReadonlySet<string>): (workspace: Workspace) => boolean {
   const names = selection.workspaces.map(globPattern);
   const excluded = selection.excludes.map(globPattern);
+  const chosen = selection.chosen === undefined ? undefined : new Set(selection.chosen.workspaces.map((w) => w.id));
   return (workspace) => {
+    if (chosen !== undefined && !chosen.has(workspace.id)) return false;
     if (projectIds.size > 0 && !projectIds.has(workspace.projectId ?? "")) return false;
     if (names.length > 0 && !names.some((p) => p.test(workspace.name))) return false;
     if (excluded.some((p) => p.test(workspace.name))) return false;
@@ -45,6 +62,7 @@ export function selector(selection: Selection, projectIds: ReadonlySet<string>):
 export function describeSelection(selection: Selection): string {
   if (isEverything(selection)) return "the whole organization";
   const parts: string[] = [];
+  if (selection.chosen !== undefined) parts.push(`--from-terraform ${selection.chosen.from} (${selection.chosen.workspaces.length} workspaces)`);
   if (selection.projects.length > 0) parts.push(`--project ${selection.projects.join(", ")}`);
   if (selection.workspaces.length > 0) parts.push(`--workspace ${selection.workspaces.join(", ")}`);
   if (selection.tags.length > 0) parts.push(`--tag ${selection.tags.map((t) => (t.value === undefined ? t.key : `${t.key}=${t.value}`)).join(", ")}`);

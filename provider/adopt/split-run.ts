@@ -8,6 +8,7 @@ import * as path from "node:path";
 import type { AdoptArguments } from "./arguments";
 import { discoverFor, LanguageMismatchError, prepareFolder, writeFolder, type PreparedFolder, type RunContext } from "./folder";
 import { ForeignProjectError, writeFiles } from "./output";
+import type { Estate } from "./model";
 import type { Language } from "./program/project";
 import type { Selection } from "./selection";
 import { groupsOf, type Group, type SplitBy } from "./split";
@@ -34,7 +35,8 @@ export function readSplitRecord(out: string): SplitRecord | undefined {
   }
 }
 
-export async function runSplitAdoption(args: AdoptArguments, context: RunContext, split: SplitRecord | undefined): Promise<string> {
+/** The summary, and the estate as discovered (the Terraform input compares it with its state). */
+export async function runSplitAdoption(args: AdoptArguments, context: RunContext, split: SplitRecord | undefined): Promise<{ summary: string; estate: Estate }> {
   const { out, organization } = context;
   if (split === undefined && fs.existsSync(path.join(out, "Pulumi.yaml"))) {
     throw new ForeignProjectError(`${out} holds a Pulumi project; a split writes one project per folder below --out: choose an empty folder (nothing was written).`);
@@ -83,7 +85,7 @@ export async function runSplitAdoption(args: AdoptArguments, context: RunContext
     [SPLIT_RECORD, `${JSON.stringify(record, null, 2)}\n`],
     ["README.md", splitReadme(organization, splitBy, groups)],
   ]));
-  return `${summaries.join("\n\n")}\n\nThe projects and how to run their adoption steps: ${path.join(out, "README.md")}`;
+  return { summary: `${summaries.join("\n\n")}\n\nThe projects and how to run their adoption steps: ${path.join(out, "README.md")}`, estate };
 }
 
 /** The README beside the folders: what each holds, and that their adoption steps run side by side. */

@@ -56,3 +56,30 @@ test("a state or text given instead of a plan is refused with a sentence", () =>
   expect(refusal(fixture("show.json"))).toBe("in.json: is a state, not a plan: run `terraform plan -out=<planfile>`, then give `terraform show -json <planfile>`.");
   expect(refusal("Plan: 0 to add")).toBe("in.json: is not JSON: give `terraform show -json <planfile>` of the release's plan.");
 });
+
+describe("after `state rm` (older versions, CDKTF)", () => {
+  type Plan = { resource_changes: { address: string }[]; prior_state: { values: { root_module: { resources: { address: string }[]; child_modules?: { resources: { address: string }[] }[] } } } };
+  const planWithout = (addresses: readonly string[], alsoFromPrior: boolean): string => {
+    const plan = JSON.parse(fixture("plan-forget.json")) as Plan;
+    plan.resource_changes = plan.resource_changes.filter((c) => !addresses.includes(c.address));
+    if (alsoFromPrior) {
+      const root = plan.prior_state.values.root_module;
+      root.resources = root.resources.filter((r) => !addresses.includes(r.address));
+      for (const child of root.child_modules ?? []) child.resources = child.resources.filter((r) => !addresses.includes(r.address));
+    }
+    return JSON.stringify(plan);
+  };
+
+  test("a released object in neither the plan's changes nor its prior state was forgotten already: the gate passes", () => {
+    expect(checkReleasePlan(planWithout(released, true), "plan.json", released)).toEqual([]);
+  });
+
+  test("one still in the prior state but not in the changes is still Terraform's: the gate fails", () => {
+    expect(checkReleasePlan(planWithout(["tfe_workspace.app"], false), "plan.json", released)).toEqual([{ address: "tfe_workspace.app", action: "missing" }]);
+  });
+});
+
+test("the plan of a run that errored is refused", () => {
+  const plan = { ...(JSON.parse(fixture("plan-forget.json")) as object), errored: true };
+  expect(() => checkReleasePlan(JSON.stringify(plan), "plan.json", released)).toThrow("is the plan of a run that errored");
+});

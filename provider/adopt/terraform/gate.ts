@@ -2,7 +2,8 @@
 // <planfile>`) must forget every released object (the `forget` action of a `removed` block with
 // `destroy = false`, or OpenTofu's default) and delete, replace or update none of them. A plan that
 // would destroy what Pulumi now manages fails here, naming each address, before `terraform apply`
-// touches the server.
+// touches the server. An object already forgotten with `state rm` (older versions, CDKTF) is in neither
+// the plan's changes nor its prior state: that passes too.
 
 /** What the plan does to one released address, when that is not a forget. */
 export interface GateFinding {
@@ -32,6 +33,10 @@ export function checkReleasePlan(text: string, source: string, released: readonl
       ? "is a state, not a plan: run `terraform plan -out=<planfile>`, then give `terraform show -json <planfile>`."
       : "has no `resource_changes`: give `terraform show -json <planfile>` of the release's plan.");
   }
+  if ((plan as { errored?: unknown }).errored === true) {
+    throw new PlanUnreadableError(source, "is the plan of a run that errored: fix the configuration, plan again, and give the new plan.");
+  }
+  const prior = priorAddresses((plan as { prior_state?: unknown }).prior_state);
   const actions = new Map<string, string>();
   for (const change of (plan as { resource_changes: unknown[] }).resource_changes) {
     if (typeof change !== "object" || change === null) continue;
@@ -41,10 +46,27 @@ export function checkReleasePlan(text: string, source: string, released: readonl
   }
   const findings: GateFinding[] = [];
   for (const address of [...released].sort()) {
-    const action = actions.get(address) ?? "missing";
-    if (action !== "forget") findings.push({ address, action });
+    const action = actions.get(address) ?? (prior !== undefined && !prior.has(address) ? "forgotten" : "missing");
+    if (action !== "forget" && action !== "forgotten") findings.push({ address, action });
   }
   return findings;
+}
+
+/** The managed resource addresses of the plan's prior state (what Terraform held when it planned); undefined when it has none. */
+function priorAddresses(prior: unknown): Set<string> | undefined {
+  const root = (prior as { values?: { root_module?: unknown } } | null | undefined)?.values?.root_module;
+  if (root === undefined) return undefined;
+  const out = new Set<string>();
+  const walk = (module: unknown): void => {
+    const { resources, child_modules: children } = (module ?? {}) as { resources?: unknown; child_modules?: unknown };
+    for (const r of Array.isArray(resources) ? resources : []) {
+      const { address, mode } = (r ?? {}) as { address?: unknown; mode?: unknown };
+      if (typeof address === "string" && mode !== "data") out.add(address);
+    }
+    for (const child of Array.isArray(children) ? children : []) walk(child);
+  };
+  walk(root);
+  return out;
 }
 
 /** Terraform's action list as one word: `["delete","create"]` and `["create","delete"]` are a replace. */

@@ -64,7 +64,11 @@ interface Unit {
   readonly instances: readonly TerraformInstance[];
 }
 
-export function writeRelease(state: TerraformState, released: readonly TerraformInstance[], tool: ReleaseTool): Release {
+/**
+ * `cdktf`: the configuration is CDKTF's, synthesized from code on every run, where a `removed` block is
+ * not something the user writes: every instance is released with `state rm`, run in its stack's folder.
+ */
+export function writeRelease(state: TerraformState, released: readonly TerraformInstance[], tool: ReleaseTool, options: { readonly cdktf?: boolean } = {}): Release {
   const releasedAddresses = new Set(released.map((i) => i.address));
   const kept = state.instances.filter((i) => !releasedAddresses.has(i.address));
   const units: Unit[] = [];
@@ -82,7 +86,7 @@ export function writeRelease(state: TerraformState, released: readonly Terraform
     if (kept.some((k) => k.configAddress === from)) partial.push(...instances);
     else units.push({ from, instances });
   }
-  const form = forgetForm(tool);
+  const form = options.cdktf === true ? "state rm" : forgetForm(tool);
   const blocks = form === "state rm" ? [] : dependentsFirst(units);
   const rmInstances = form === "state rm" ? released : partial;
   const binary = tool.name === "terraform" ? "terraform" : "tofu";
