@@ -17,7 +17,7 @@ export { LanguageMismatchError, type RunContext } from "./folder";
 
 /** Runs adopt; resolves to the summary it prints. */
 export async function runAdoption(args: AdoptArguments, context: RunContext): Promise<string> {
-  const terraform = args.terraform === undefined ? undefined : await readTerraformInput(args.terraform.from, context.organization, context.client);
+  const terraform = args.terraform === undefined ? undefined : await readTerraformInput(args.terraform.from, context.organization, context.client.address, context.client);
   const taken = terraform === undefined ? args : fromTerraform(args, terraform);
   const { summary, estate } = await adoptFolders(taken, context);
   if (terraform === undefined || args.terraform === undefined) return summary;

@@ -250,6 +250,9 @@ describe("bad input fails with a sentence and writes nothing", () => {
   test("a state of another organization", () => refused(
     ["--from-terraform", stateFile("other-org.tfstate", (s) => { for (const r of s.resources) for (const i of r.instances) if ("organization" in i.attributes && i.attributes.organization !== null) i.attributes.organization = "acme"; }), "--release-for", "opentofu@1.10"],
     'manages objects of organization "acme", not of "example-org"'));
+  test("a state of another server (its objects' html_url name another host)", () => refused(
+    ["--from-terraform", stateFile("other-server.tfstate", (s) => { for (const r of s.resources) for (const i of r.instances) if (typeof i.attributes.html_url === "string") i.attributes.html_url = i.attributes.html_url.replace("127.0.0.1", "tfe.example.com"); }), "--release-for", "opentofu@1.10"],
+    "manages objects of tfe.example.com (their html_url), not of 127.0.0.1: run adopt with --address https://tfe.example.com"));
   test("a state with no tfe object", () => refused(
     ["--from-terraform", stateFile("no-tfe.tfstate", (s) => { s.resources = s.resources.filter((r) => r.type === "terraform_data"); }), "--release-for", "opentofu@1.10"],
     "holds no object of the tfe provider"));

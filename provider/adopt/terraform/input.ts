@@ -22,7 +22,7 @@ export interface TerraformInput {
 
 /** Reads the source (only GETs, for a workspace) and decides what moves; refuses bad input with a sentence. */
 export async function readTerraformInput(
-  from: TerraformSource, organization: string, client: Pick<WsbridgeClient, "readCurrentState">,
+  from: TerraformSource, organization: string, address: string, client: Pick<WsbridgeClient, "readCurrentState">,
 ): Promise<TerraformInput> {
   if ("file" in from) {
     let text: string;
@@ -31,18 +31,18 @@ export async function readTerraformInput(
     } catch (error) {
       throw new TerraformStateError(from.file, `cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}).`);
     }
-    return terraformInputOf(text, from.file === "-" ? "standard input" : from.shown ?? from.file, organization);
+    return terraformInputOf(text, from.file === "-" ? "standard input" : from.shown ?? from.file, organization, address);
   }
   const current = await client.readCurrentState(organization, from.workspace);
   if ("none" in current) {
     throw new TerraformStateError(`workspace ${from.workspace}`, "has no state version yet: there is nothing Terraform manages there to take over.");
   }
-  return terraformInputOf(current.content, `workspace ${from.workspace} (state version ${current.stateVersionId}, serial ${current.serial})`, organization);
+  return terraformInputOf(current.content, `workspace ${from.workspace} (state version ${current.stateVersionId}, serial ${current.serial})`, organization, address);
 }
 
-export function terraformInputOf(text: string, source: string, organization: string): TerraformInput {
+export function terraformInputOf(text: string, source: string, organization: string, address: string): TerraformInput {
   const state = readTerraformState(text, source);
-  const takeover = takeoverOf(state, organization, source);
+  const takeover = takeoverOf(state, organization, source, address);
   return { source, state, takeover, chosen: chosenOf(takeover) };
 }
 

@@ -53,7 +53,12 @@ export class TakeoverError extends Error {
   }
 }
 
-export function takeoverOf(state: TerraformState, organization: string, source: string): Takeover {
+/**
+ * `address`, the server adopt reads: a state whose objects link to another host (the tfe provider
+ * records each workspace's `html_url`) is another server's, and refused. Hosts are compared without
+ * their ports, as the same server may be reached through another port (a TLS front, say).
+ */
+export function takeoverOf(state: TerraformState, organization: string, source: string, address?: string): Takeover {
   const tfe = state.instances.filter((i) => i.provider === TFE_PROVIDER && i.type.startsWith("tfe_"));
   if (tfe.length === 0) {
     throw new TakeoverError(source, "holds no object of the tfe provider (hashicorp/tfe): there is nothing for adopt to take over.");
@@ -63,6 +68,8 @@ export function takeoverOf(state: TerraformState, organization: string, source: 
   if (foreign.length > 0) {
     throw new TakeoverError(source, `manages objects of organization ${foreign.map((o) => JSON.stringify(o)).join(", ")}, not of ${JSON.stringify(organization)}: run adopt with --organization ${foreign[0]}.`);
   }
+
+  if (address !== undefined) refuseAnotherServer(tfe, address, source);
 
   const taken: Taken[] = [];
   const kept: Kept[] = [];
@@ -111,4 +118,21 @@ export function takeoverOf(state: TerraformState, organization: string, source: 
     }
   }
   return { taken, kept, released, unmanaged };
+}
+
+function hostOf(url: string): string | undefined {
+  try {
+    return new URL(url).hostname.toLowerCase();
+  } catch {
+    return undefined;
+  }
+}
+
+function refuseAnotherServer(instances: readonly TerraformInstance[], address: string, source: string): void {
+  const server = hostOf(address);
+  const hosts = [...new Set(instances.map((i) => i.attributes.html_url).filter((u): u is string => typeof u === "string" && u !== "")
+    .map(hostOf).filter((h): h is string => h !== undefined))].sort();
+  const others = hosts.filter((h) => h !== server);
+  if (server === undefined || others.length === 0) return;
+  throw new TakeoverError(source, `manages objects of ${others.join(", ")} (their html_url), not of ${server}: run adopt with --address https://${others[0] ?? ""}, the server Terraform applied to.`);
 }
