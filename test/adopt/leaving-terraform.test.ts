@@ -217,6 +217,21 @@ describe("what Terraform did not create", () => {
   });
 });
 
+describe("a workspace of the state that is gone from the server", () => {
+  test("is adopted as nothing, released all the same, and the map says it was not found", async () => {
+    const file = stateFile("gone.tfstate", (state) => {
+      const batch = state.resources.find((r) => r.type === "tfe_workspace" && r.name === "batch");
+      const first = batch?.instances[0];
+      if (batch !== undefined && first !== undefined) batch.instances.push({ ...first, index_key: 3, attributes: { ...first.attributes, id: "ws-GoneSinceTheApply1", name: "batch-3" } } as typeof first);
+    });
+    const out = newFolder();
+    expect((await adopt(["--from-terraform", file, "--release-for", "opentofu@1.10", "--out", out])).code).toBe(0);
+    expect(read(out, "terraform-release/README.md")).toContain("| `tfe_workspace.batch[3]` | none (not found on the server) |");
+    expect((JSON.parse(read(out, "terraform-release/released.json")) as { released: string[] }).released).toContain("tfe_workspace.batch[3]");
+    expect(read(out, "Pulumi.yaml")).not.toContain("ws-GoneSinceTheApply1");
+  });
+});
+
 describe("differences between Terraform's state and the server", () => {
   test("a value changed on the server since Terraform's apply is reported with both values; the program holds the server's", async () => {
     const changed = stateFile("changed.tfstate", (state) => {
