@@ -8,6 +8,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { main } from "../../provider/adopt/cli";
 import { runAdopt, type AdoptRun } from "../support/adopt-run";
+import { tofuValidate } from "../support/tofu";
 import { fixturePath, fixtureText, startTerraformEstate, TERRAFORM_ORGANIZATION, type TerraformEstate } from "../support/terraform-estate";
 
 let estate: TerraformEstate;
@@ -90,6 +91,10 @@ describe("one input, one program, one release", () => {
     expect((JSON.parse(read(out, "terraform-release/released.json")) as { released: string[] }).released).toEqual(forgotten);
     expect(fs.existsSync(path.join(out, "terraform-release/state-rm.sh"))).toBe(false);
   });
+
+  test("the removed.tf adopt wrote, as it is, passes `tofu validate` with no provider", () => {
+    expect(tofuValidate({ "removed.tf": read(out, "terraform-release/removed.tf") })).toMatchObject({ status: 0 });
+  }, 600_000);
 
   test("a resource Terraform keeps that refers to a released workspace is told what to refer to instead", () => {
     expect(read(out, "terraform-release/README.md")).toContain(
