@@ -12,6 +12,8 @@ import { readSplitRecord, runSplitAdoption, SPLIT_RECORD } from "./split-run";
 import { differencesOf } from "./terraform/differences";
 import { handoverOf, type DeclaredResource } from "./terraform/handover";
 import { readTerraformInput, type TerraformInput } from "./terraform/input";
+import { narrowedTakeover } from "./terraform/takeover";
+import { describeSelection } from "./selection";
 
 export { LanguageMismatchError, type RunContext } from "./folder";
 
@@ -21,7 +23,10 @@ export async function runAdoption(args: AdoptArguments, context: RunContext): Pr
   const taken = terraform === undefined ? args : fromTerraform(args, terraform);
   const { summary, estate } = await adoptFolders(taken, context);
   if (terraform === undefined || args.terraform === undefined) return summary;
-  const handover = handoverOf(terraform, declaredResources(context.out), differencesOf(terraform.takeover.released, estate), {
+  // Only what the program took is released: a workspace the other selection flags left out stays Terraform's.
+  const takeover = narrowedTakeover(terraform.takeover, (id) => estate.unselected.has(id), describeSelection({ ...args.selection, chosen: undefined }));
+  const released = { ...terraform, takeover };
+  const handover = handoverOf(released, declaredResources(context.out), differencesOf(takeover.released, estate), {
     tool: args.terraform.tool, out: args.out, ...(args.terraform.cdktfStack !== undefined && { cdktfStack: args.terraform.cdktfStack }),
   });
   writeFiles(context.out, handover.files);

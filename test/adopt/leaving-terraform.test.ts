@@ -191,6 +191,20 @@ describe("the release for the user's tool and version", () => {
     expect(removed).not.toContain("lifecycle");
   });
 
+  test("with another selection flag, only what it keeps moves: one instance of several is a `state rm`, the others stay Terraform's", async () => {
+    const out = newFolder();
+    const run = await adopt(["--from-terraform", fixturePath("terraform.tfstate"), "--release-for", "opentofu@1.10", "--workspace", "batch-0", "--out", out]);
+    expect({ code: run.code, stderr: stderrOf(run) }).toEqual({ code: 0, stderr: "" });
+    expect((JSON.parse(read(out, "terraform-release/released.json")) as { released: string[] }).released).toEqual(["tfe_workspace.batch[0]"]);
+    expect(fs.existsSync(path.join(out, "terraform-release/removed.tf"))).toBe(false);
+    expect(read(out, "terraform-release/state-rm.sh")).toContain("\ntofu state rm 'tfe_workspace.batch[0]'\n");
+    const readme = read(out, "terraform-release/README.md");
+    expect(readme).toContain("| `tfe_workspace.batch[1]` | its workspace is outside the selection given with it (--workspace batch-0) |");
+    expect(readme).toContain("| `tfe_workspace.app` | its workspace is outside the selection given with it (--workspace batch-0) |");
+    expect(readme).toContain("   - only some instances of `tfe_workspace.batch` move: keep the block, and change its `count` or `for_each` so it no longer declares them");
+    expect(readme).not.toContain("delete these resource blocks");
+  });
+
   test("CDKTF: names keep the logical ids, and the release is `state rm` run in cdktf.out/stacks/<stack>", async () => {
     const file = stateFile("terraform.app.tfstate", (state) => {
       for (const r of state.resources) if (r.module === undefined) r.name = `${r.name}_${"ABCDEF01"}`;

@@ -88,6 +88,10 @@ function addressMap(input: TerraformInput, resources: readonly DeclaredResource[
   return map;
 }
 
+function codes(addresses: readonly string[]): string {
+  return addresses.map((a) => `\`${a}\``).join(", ");
+}
+
 function cell(text: string): string {
   return text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 }
@@ -102,13 +106,16 @@ function readme(
   const plan = `${binary} plan -out=release.tfplan && ${binary} show -json release.tfplan > release-plan.json`;
   const releaseSteps = cdktfStack !== undefined
     ? [
-      `   - delete from the stack's code the constructs of these resources (their logical ids): ${release.deleteFromConfiguration.map((a) => `\`${a}\``).join(", ")}, and run \`cdktf synth\`;`,
+      `   - delete from the stack's code the constructs of these resources (their logical ids): ${codes(release.deleteFromConfiguration)}${release.editInConfiguration.length > 0 ? `; of ${codes(release.editInConfiguration)}, only the instances that move` : ""}, and run \`cdktf synth\`;`,
       `   - in \`cdktf.out/stacks/${cdktfStack}\`: \`${binary} init\`, then \`sh ${here("state-rm.sh")}\` (it makes Terraform forget each object and sends nothing);`,
       `   - there: \`${plan}\`.`,
     ]
     : [
       ...(release.file !== "" ? [`   - copy \`${here("removed.tf")}\` into the configuration's root module folder;`] : []),
-      `   - delete these resource blocks and module calls from the configuration: ${release.deleteFromConfiguration.map((a) => `\`${a}\``).join(", ")}${release.stateRm.length > 0 ? " (a resource only some of whose instances move keeps its block: change its `count` or `for_each` instead)" : ""};`,
+      ...(release.deleteFromConfiguration.length > 0 ? [`   - delete these resource blocks and module calls from the configuration: ${codes(release.deleteFromConfiguration)};`] : []),
+      ...(release.editInConfiguration.length > 0
+        ? [`   - only some instances of ${codes(release.editInConfiguration)} move: keep the block, and change its \`count\` or \`for_each\` so it no longer declares them (the \`state rm\` below makes Terraform forget them);`]
+        : []),
       ...release.rewrites.map((r) => `   - \`${r.address}\` refers to \`${r.refersTo}\`: write ${r.instead} instead${r.instead.startsWith("data.") ? ` (the block is in \`${here("data-blocks.tf")}\`)` : ""};`),
       ...(release.stateRm.length > 0 ? [`   - run \`sh ${here("state-rm.sh")}\` (it makes Terraform forget each object and sends nothing);`] : []),
       `   - \`${plan}\`.`,

@@ -55,6 +55,8 @@ export interface Release {
   readonly stateRm: readonly string[];
   /** Resource blocks and module calls to delete from the configuration (a resource some of whose instances stay is edited instead: its count or for_each). */
   readonly deleteFromConfiguration: readonly string[];
+  /** Resources only some of whose instances move: their block stays, with a smaller `count` or `for_each`. */
+  readonly editInConfiguration: readonly string[];
   readonly rewrites: readonly Rewrite[];
 }
 
@@ -109,7 +111,7 @@ export function writeRelease(state: TerraformState, released: readonly Terraform
     }
   }
   const removed = blocks.map((unit) => `removed {\n  from = ${unit.from}\n${form === "removed with lifecycle" ? "  lifecycle {\n    destroy = false\n  }\n" : ""}}\n`);
-  return { file: removed.join("\n"), dataBlocks: [...dataByName.values()].join("\n"), stateRm, deleteFromConfiguration: units.map((u) => u.from).sort(), rewrites };
+  return { file: removed.join("\n"), dataBlocks: [...dataByName.values()].join("\n"), stateRm, deleteFromConfiguration: units.map((u) => u.from).sort(), editInConfiguration: [...new Set(partial.map((i) => i.configAddress))].sort(), rewrites };
 }
 
 /** The units ordered so that one whose instances depend on another's comes first; ties by address. */

@@ -136,3 +136,26 @@ function refuseAnotherServer(instances: readonly TerraformInstance[], address: s
   if (server === undefined || others.length === 0) return;
   throw new TakeoverError(source, `manages objects of ${others.join(", ")} (their html_url), not of ${server}: run adopt with --address https://${others[0] ?? ""}, the server Terraform applied to.`);
 }
+
+/** The workspace an instance taken over is about: a workspace's own id, a setting's or policy's workspace_id. */
+export function workspaceIdOf(instance: TerraformInstance): string {
+  const a = instance.attributes;
+  return String(instance.type === "tfe_workspace" ? a.id : a.workspace_id ?? a.id);
+}
+
+/**
+ * The takeover narrowed to the workspaces adopt's other selection flags kept (`--workspace`, `--project`,
+ * …, given with the Terraform input): what is about a workspace left out stays with Terraform.
+ */
+export function narrowedTakeover(takeover: Takeover, isLeftOut: (workspaceId: string) => boolean, selection: string): Takeover {
+  const out = takeover.released.filter((i) => isLeftOut(workspaceIdOf(i)));
+  if (out.length === 0) return takeover;
+  const leftOut = new Set(out.map((i) => i.address));
+  return {
+    taken: takeover.taken.filter((t) => !isLeftOut(t.workspaceId)),
+    kept: [...takeover.kept, ...out.map((i) => ({ address: i.address, reason: `its workspace is outside the selection given with it (${selection})` }))]
+      .sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0)),
+    released: takeover.released.filter((i) => !leftOut.has(i.address)),
+    unmanaged: takeover.unmanaged.filter((u) => !out.some((i) => u.startsWith(`${i.address}:`))),
+  };
+}
