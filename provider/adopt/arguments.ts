@@ -3,7 +3,7 @@
 import { DEFAULT_ADDRESS, SETTINGS, type SettingName } from "../runtime/settings";
 import { FORMS, LANGUAGES, type Form, type Language } from "./program/project";
 import type { Selection } from "./selection";
-import { SPLITS, type SplitBy } from "./split";
+import { parseSplitBy, SPLITS_USAGE, type SplitBy } from "./split";
 import type { TerraformSource } from "./terraform/input";
 import { parseReleaseTool, type ReleaseTool } from "./terraform/release";
 
@@ -82,6 +82,8 @@ Output:
   --split-by project       one Pulumi project per project of the organization, each in a folder of
                            --out named after it (and one for the registry's deprecations), instead
                            of one for everything; a later run of the same folder keeps the split
+  --split-by tag:KEY       the same, one per value of tag KEY (direct or inherited from the project),
+                           one for the workspaces without it (no-KEY), one for the registry
   --concurrency N          reads in flight at once, 1 to 64 (default 8); the rate limit paces them
   -h, --help               this text
 
@@ -141,9 +143,9 @@ export function parseAdoptArguments(argv: readonly string[]): AdoptArguments {
     else if (flag === "--exclude") excludes.push(value());
     else if (flag === "--stack") stack = value();
     else if (flag === "--split-by") {
-      const v = value();
-      if (!(SPLITS as readonly string[]).includes(v)) throw new UsageError(`--split-by must be one of ${SPLITS.join(", ")}, got "${v}".`);
-      splitBy = v as SplitBy;
+      const parsed = parseSplitBy(value());
+      if (typeof parsed !== "string") throw new UsageError(parsed.refusal);
+      splitBy = parsed;
     }
     else if (flag === "--tag") {
       const text = value();

@@ -20,8 +20,11 @@ export interface Selection {
   readonly projects: readonly string[];
   /** Name globs (`*` any run of characters, `?` one); a workspace matching any of them. */
   readonly workspaces: readonly string[];
-  /** Key-value tags, direct or inherited from the project; a workspace carrying all of them. */
-  readonly tags: readonly { readonly key: string; readonly value?: string }[];
+  /**
+   * Key-value tags, direct or inherited from the project; a workspace carrying all of them. `absent`:
+   * a workspace carrying no tag of that key (the folder of a `--split-by tag:<key>` for those without).
+   */
+  readonly tags: readonly { readonly key: string; readonly value?: string; readonly absent?: true }[];
   /** Name globs; a workspace matching any of them is left out. */
   readonly excludes: readonly string[];
   /** Workspaces chosen one by one, and where from (`--from-terraform`): only these, with the other criteria. */
@@ -54,7 +57,9 @@ export function selector(selection: Selection, projectIds: ReadonlySet<string>):
     if (names.length > 0 && !names.some((p) => p.test(workspace.name))) return false;
     if (excluded.some((p) => p.test(workspace.name))) return false;
     const tags = workspace.effectiveTagBindings ?? [];
-    return selection.tags.every((want) => tags.some((t) => t.key === want.key && (want.value === undefined || t.value === want.value)));
+    return selection.tags.every((want) => (want.absent === true
+      ? !tags.some((t) => t.key === want.key)
+      : tags.some((t) => t.key === want.key && (want.value === undefined || t.value === want.value))));
   };
 }
 
@@ -65,7 +70,10 @@ export function describeSelection(selection: Selection): string {
   if (selection.chosen !== undefined) parts.push(`--from-terraform ${selection.chosen.from} (${selection.chosen.workspaces.length} workspaces)`);
   if (selection.projects.length > 0) parts.push(`--project ${selection.projects.join(", ")}`);
   if (selection.workspaces.length > 0) parts.push(`--workspace ${selection.workspaces.join(", ")}`);
-  if (selection.tags.length > 0) parts.push(`--tag ${selection.tags.map((t) => (t.value === undefined ? t.key : `${t.key}=${t.value}`)).join(", ")}`);
+  const present = selection.tags.filter((t) => t.absent !== true);
+  const absent = selection.tags.filter((t) => t.absent === true);
+  if (present.length > 0) parts.push(`--tag ${present.map((t) => (t.value === undefined ? t.key : `${t.key}=${t.value}`)).join(", ")}`);
+  if (absent.length > 0) parts.push(`without tag ${absent.map((t) => t.key).join(", ")}`);
   if (selection.excludes.length > 0) parts.push(`--exclude ${selection.excludes.join(", ")}`);
   return parts.join(" ");
 }

@@ -11,7 +11,7 @@ import { ForeignProjectError, writeFiles } from "./output";
 import type { Estate } from "./model";
 import type { Language } from "./program/project";
 import type { Selection } from "./selection";
-import { groupsOf, type Group, type SplitBy } from "./split";
+import { groupsOf, stayingWorkspaces, type Group, type SplitBy } from "./split";
 
 /** What a split wrote: how, with which selection and language, and each group's folder. */
 export interface SplitRecord {
@@ -85,7 +85,10 @@ export async function runSplitAdoption(args: AdoptArguments, context: RunContext
     [SPLIT_RECORD, `${JSON.stringify(record, null, 2)}\n`],
     ["README.md", splitReadme(organization, splitBy, groups)],
   ]));
-  return { summary: `${summaries.join("\n\n")}\n\nThe projects and how to run their adoption steps: ${path.join(out, "README.md")}`, estate };
+  const staying = stayingWorkspaces(estate, splitBy, split?.folders ?? {}, heldBy);
+  const stays = staying.length === 0 ? "" : `\n\nHeld by one stack, now of another group (${splitBy}): each stays with the stack that holds it, so nothing is adopted twice:\n${
+    staying.map((s) => `  ${s.workspace}: held by ../${s.folder}, now ${s.now}`).join("\n")}`;
+  return { summary: `${summaries.join("\n\n")}${stays}\n\nThe projects and how to run their adoption steps: ${path.join(out, "README.md")}`, estate };
 }
 
 /** The README beside the folders: what each holds, and that their adoption steps run side by side. */

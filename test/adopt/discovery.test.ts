@@ -165,7 +165,7 @@ describe("how it fails: a sentence, exit 1 (2 for usage), and nothing written", 
   test("an unknown flag, and a bad value", async () => {
     await failsWith(["--frobnicate"], env(), 2, /^Unknown argument "--frobnicate"\. See wsbridge adopt --help\.$/);
     await failsWith(["--language", "cobol"], env(), 2, /^--language must be one of yaml, typescript, python, go, got "cobol"\.$/);
-    await failsWith(["--split-by", "team"], env(), 2, /^--split-by must be one of project, got "team"\.$/);
+    await failsWith(["--split-by", "team"], env(), 2, /^--split-by must be project or tag:<key>, got "team"\.$/);
     await failsWith(["--concurrency", "0"], env(), 2, /^--concurrency must be a whole number from 1 to 64, got "0"\.$/);
   });
 

@@ -1,4 +1,4 @@
-// `wsbridge adopt --split-by project` on the real Pulumi CLI (issue 41, its split): an estate seeded
+// `wsbridge adopt --split-by project` (and, once, `--split-by tag:team`) on the real Pulumi CLI (issue 41, its split): an estate seeded
 // over several projects, with remote-state consumers across them, adopted as one Pulumi project per
 // project of the organization plus one for the registry's deprecations. Every stack's adoption step
 // runs side by side (one read-only token, one file backend), every stack's preview is clean, the
@@ -215,6 +215,43 @@ describe.each(["self-managed", "hosted"] as const)("the %s edition", (edition) =
       const naming = reports.filter(([, text]) => (JSON.parse(text) as { changed?: { subject: string; differences: { property: string }[] }[] }).changed
         ?.some((c) => c.subject === moved?.id && c.differences.some((d) => d.property === "projectId")));
       expect(naming.length).toBe(1);
+    }, LONG_MS);
+
+    test("--split-by tag:team: one stack per team and one for the workspaces without it, adopted side by side, each object in exactly one stack; a later run keeps the split", async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "wsbridge-adopt-split-tag-"));
+      try {
+        const teams = [...new Set(estate.workspaces.filter((w) => w.id !== estate.unreadableWorkspaceId).map((w) => w.tags["team"] ?? "(none)"))];
+        // Its own project names, beside the project split's stacks in the same backend; no registry stack (the project split has one).
+        const adopt = (): Promise<{ code: number; stderr: string }> =>
+          runAdopt(["--out", dir, "--split-by", "tag:team", "--project-name", "by-team", "--no-modules", "--stack", STACK], { ...shared.env, ...readOnly() });
+        e2e.emulator.clearRequests();
+        const run = await adopt();
+        expect({ code: run.code, stderr: run.stderr.split("\n").filter((l) => !l.startsWith("reading ")).join("\n") }).toEqual({ code: 0, stderr: "" });
+        const split = folders(dir);
+        expect(split).toEqual(teams.map((t) => (t === "(none)" ? "no-team" : t)).sort());
+        expect(fs.readFileSync(path.join(dir, "README.md"), "utf8")).toContain("adopted by tag:team");
+        const project = (folder: string): YamlProject => shared.another(path.join(dir, folder), projectNameOf(path.join(dir, folder)));
+        for (const folder of split) await project(folder).initStack(STACK, { address: e2e.emulator.url, token: estate.tokens.readOnly, organization: estate.organization });
+        const ups = await Promise.all(split.map((folder) => project(folder).ok(["up", "--stack", STACK, "--yes", "--skip-preview"])));
+        for (const up of ups) expect(resourceSummary(up.stdout).join(" ")).toMatch(/= \d+ imported/);
+        const previews = await Promise.all(split.map((folder) => project(folder).ok(["preview", "--stack", STACK, "--expect-no-changes"])));
+        for (const preview of previews) expect(resourceSummary(preview.stdout).join(" ")).toMatch(/^\d+ unchanged$/);
+        expect(e2e.writes()).toEqual([]);
+
+        const states = await Promise.all(split.map((folder) => project(folder).exportState(STACK)));
+        const held = states.flatMap(stateObjects).sort();
+        const everyWorkspace = (): boolean => true;
+        const expected = adoptable(estate, everyWorkspace).filter((o) => !o.startsWith("ModuleVersionDeprecation "));
+        expect(held.filter((o) => !o.startsWith("RemoteStateConsumers "))).toEqual(expected);
+        expect(Object.assign({}, ...states.map(consumersInState))).toEqual(adoptableConsumers(estate, everyWorkspace));
+
+        const files = (): string[] => split.map((folder) => fs.readFileSync(path.join(dir, folder, "Pulumi.yaml"), "utf8"));
+        const before = files();
+        expect((await adopt()).code).toBe(0);
+        expect(files()).toEqual(before);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
     }, LONG_MS);
   }
 });
