@@ -18,6 +18,7 @@ import { closeAllPools } from "../../provider/runtime/api/transport";
 import { resetConfigForTests } from "../../provider/runtime/config";
 import { TEST_RETRY } from "../support/client-emulator";
 import { freshConnectionPerRequest } from "../support/fresh-connection-per-request";
+import { isolatedHome } from "../support/isolated-home";
 
 const repoRoot = path.resolve(__dirname, "../..");
 const KEEP_ALIVE_MS = 3_000;
@@ -68,7 +69,7 @@ beforeAll(async () => {
   for (const name of ["TFE_TOKEN", "TFE_ADDRESS", "TFE_HOSTNAME", "TFE_ORGANIZATION", "WSBRIDGE_TOKEN", "WSBRIDGE_ADDRESS", "WSBRIDGE_ORGANIZATION"]) {
     delete process.env[name];
   }
-  process.env.HOME = fs.mkdtempSync(path.join(os.tmpdir(), "wsbridge-home-"));
+  process.env.HOME = isolatedHome();
   // Its own process, as the service is: its timers run while this process is blocked.
   emulator = spawn(process.execPath, [
     "-r", path.join(repoRoot, "scripts/lib/register-ts.js"), path.join(repoRoot, "emulator/cli.ts"),

@@ -36,6 +36,7 @@ function fixtures(): Fixtures {
 
 /** An empty HOME, so no credentials file of the developer's can answer for a missing token. */
 const home = fs.mkdtempSync(path.join(os.tmpdir(), "wsbridge-module-lookups-home-"));
+afterAll(() => fs.rmSync(home, { recursive: true, force: true }));
 
 function contextFor(emulator: RunningEmulator, config: Record<string, string> = {}): LookupContext {
   const settings: Record<string, string> = {

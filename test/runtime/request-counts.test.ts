@@ -10,6 +10,7 @@ import { startEmulator, type RunningEmulator } from "../../emulator";
 import * as runtime from "../../provider/runtime";
 import { resetEditionCache } from "../../provider/runtime/api/operations/ping";
 import { resetConfigForTests } from "../../provider/runtime/config";
+import { isolatedHome } from "../support/isolated-home";
 
 type Props = Record<string, unknown>;
 
@@ -76,7 +77,7 @@ beforeAll(async () => {
   for (const name of ["TFE_TOKEN", "TFE_ADDRESS", "TFE_HOSTNAME", "TFE_ORGANIZATION", "WSBRIDGE_TOKEN", "WSBRIDGE_ADDRESS", "WSBRIDGE_ORGANIZATION", "WSBRIDGE_EDITION"]) {
     delete process.env[name];
   }
-  process.env.HOME = fs.mkdtempSync(path.join(os.tmpdir(), "wsbridge-home-"));
+  process.env.HOME = isolatedHome();
   const plain = (id: string) => ({ id, name: id.slice(3), attributes: { "global-remote-state": false } });
   emulator = await startEmulator({
     port: 0,

@@ -56,6 +56,7 @@ function fixtures(): Fixtures {
 
 /** An empty HOME, so no credentials file of the developer's can answer for a missing token. */
 const home = fs.mkdtempSync(path.join(os.tmpdir(), "wsbridge-lookups-home-"));
+afterAll(() => fs.rmSync(home, { recursive: true, force: true }));
 
 function contextFor(emulator: RunningEmulator, config: Record<string, string> = {}, env: NodeJS.ProcessEnv = {}): LookupContext {
   const settings: Record<string, string> = {

@@ -10,6 +10,7 @@ import { startEmulator, type RunningEmulator } from "../../emulator";
 import * as runtime from "../../provider/runtime";
 import { resetConfigForTests } from "../../provider/runtime/config";
 import type { Props } from "../../provider/runtime/lifecycle";
+import { isolatedHome } from "../support/isolated-home";
 
 let emulator: RunningEmulator;
 const workspace = runtime.workspace;
@@ -35,7 +36,7 @@ beforeAll(async () => {
   for (const name of ["TFE_TOKEN", "TFE_ADDRESS", "TFE_HOSTNAME", "TFE_ORGANIZATION", "WSBRIDGE_TOKEN", "WSBRIDGE_ADDRESS", "WSBRIDGE_ORGANIZATION"]) {
     delete process.env[name];
   }
-  process.env.HOME = fs.mkdtempSync(path.join(os.tmpdir(), "wsbridge-home-"));
+  process.env.HOME = isolatedHome();
   emulator = await startEmulator({ port: 0 });
   resetConfigForTests();
   await runtime.configure({

@@ -19,6 +19,7 @@ import * as runtime from "../../provider/runtime";
 import { resetConfigForTests } from "../../provider/runtime/config";
 import { resetEditionCache } from "../../provider/runtime/api/operations/ping";
 import type { ApiReply } from "./real-cli-stack";
+import { isolatedHome } from "./isolated-home";
 
 export type { ApiReply } from "./real-cli-stack";
 
@@ -81,7 +82,7 @@ function isolateFromTheEnvironment(): void {
   if (environmentIsolated) return;
   environmentIsolated = true;
   for (const name of CREDENTIAL_VARIABLES) delete process.env[name];
-  process.env.HOME = fs.mkdtempSync(path.join(os.tmpdir(), "wsbridge-home-"));
+  process.env.HOME = isolatedHome();
 }
 
 class RuntimeEmulatorFixture implements RuntimeEmulator {
