@@ -3,7 +3,8 @@
 # costs (require time, first call, serialized provider, pacing), the fault
 # campaign at scale, the lifecycle timings at 10, 100 and 1,000 workspaces, the plugin executables
 # (archive sizes, start), and the routes side by side: the dynamic route, the provider plugin, and a Go program through the plugin, the engine's
-# download of the plugin on a first up, and `wsbridge adopt` at 1,000 workspaces (these last six on
+# download of the plugin on a first up, `wsbridge adopt` at 1,000 workspaces and an estate of 10,000 as
+# 51 stacks (these last seven on
 # the real Pulumi CLI; the Go route needs `go` on PATH, as the test suite does). Each prints a table.
 # bench/lifecycle.ts and bench/routes.ts list their BENCH_LIFECYCLE_* / BENCH_ROUTES_* settings.
 set -euo pipefail
@@ -33,3 +34,8 @@ node -r ./scripts/lib/register-ts.js bench/plugin-download.ts
 echo
 # wsbridge adopt: discovery of 1,000 workspaces against its request floor, the adoption step, the first preview.
 node -r ./scripts/lib/register-ts.js bench/adopt.ts
+echo
+# An estate of 10,000 workspaces as 51 stacks (issue 50): discovery, the adoption steps with one token and
+# with one per stack, the no-op previews, adopting again. About 40 minutes on 2 cores; BENCH_ESTATE_WORKSPACES
+# and BENCH_ESTATE_PROJECTS scale it down.
+node -r ./scripts/lib/register-ts.js bench/estate.ts
