@@ -9,6 +9,7 @@ import {
 } from "../runtime/api";
 import type { DiscoveredModule, DiscoveredWorkspace, Estate, Unreadable } from "./model";
 import { selector, type Selection } from "./selection";
+import { eachAtMost } from "./each-at-most";
 
 export interface DiscoveryOptions {
   readonly organization: string;
@@ -102,24 +103,4 @@ async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
   for await (const item of items) out.push(item);
   return out;
-}
-
-/** `work` on every item, at most `limit` at once, results in the items' order; the first failure fails all. */
-async function eachAtMost<T, R>(limit: number, items: readonly T[], work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array<R>(items.length);
-  let next = 0;
-  let failed = false;
-  const worker = async (): Promise<void> => {
-    while (!failed && next < items.length) {
-      const index = next++;
-      try {
-        results[index] = await work(items[index] as T);
-      } catch (error) {
-        failed = true;
-        throw error;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
-  return results;
 }
