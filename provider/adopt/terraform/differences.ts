@@ -3,6 +3,7 @@
 // report lists each, so the user knows what the move changes in Terraform's eyes (nothing on the server).
 import type { DiscoveredWorkspace, Estate } from "../model";
 import type { TerraformInstance } from "./state";
+import { workspaceIdOf } from "./takeover";
 
 export interface Difference {
   readonly address: string;
@@ -53,16 +54,15 @@ export function differencesOf(released: readonly TerraformInstance[], estate: Es
       if (!(attribute in a) || server === undefined) return;
       if (!same(a[attribute], server)) out.push({ address: instance.address, attribute, terraform: a[attribute], server });
     };
+    const d = found.get(workspaceIdOf(instance));
+    if (d === undefined) continue;
     if (instance.type === "tfe_workspace") {
-      const d = found.get(String(a.id));
-      if (d !== undefined) for (const [attribute, read] of WORKSPACE_ATTRIBUTES) compare(attribute, read(d));
+      for (const [attribute, read] of WORKSPACE_ATTRIBUTES) compare(attribute, read(d));
     } else if (instance.type === "tfe_workspace_settings") {
-      const d = found.get(String(a.workspace_id ?? a.id));
-      if (d === undefined) continue;
       const overwritten = Array.isArray(a.overwrites) && (a.overwrites[0] as { execution_mode?: unknown } | undefined)?.execution_mode === true;
       for (const [attribute, read] of SETTINGS_ATTRIBUTES) if (attribute !== "execution_mode" || overwritten) compare(attribute, read(d));
     } else if (instance.type === "tfe_data_retention_policy") {
-      const policy = found.get(String(a.workspace_id))?.policy;
+      const policy = d.policy;
       if (policy === undefined || "unreadable" in policy) continue;
       // A `dont_delete` policy is the absence of `delete_older_than`: one comparison says both.
       compare("delete_older_than", policy.kind === "delete-older" ? { days: policy.deleteOlderThanNDays } : null);

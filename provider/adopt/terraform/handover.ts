@@ -6,7 +6,7 @@ import type { AdoptedKind } from "../model";
 import { subjectOfImportId } from "../model";
 import type { Difference } from "./differences";
 import type { TerraformInput } from "./input";
-import { forgetForm, writeRelease, type Release, type ReleaseTool } from "./release";
+import { commandOf, forgetForm, writeRelease, type Release, type ReleaseTool } from "./release";
 
 export const RELEASE_FOLDER = "terraform-release";
 export const RELEASED_JSON = `${RELEASE_FOLDER}/released.json`;
@@ -47,7 +47,7 @@ export interface Handover {
 export function handoverOf(input: TerraformInput, resources: readonly DeclaredResource[], differences: readonly Difference[], options: HandoverOptions): Handover {
   const { tool, cdktfStack } = options;
   const release = writeRelease(input.state, input.takeover.released, tool, { cdktf: cdktfStack !== undefined });
-  const binary = tool.name === "terraform" ? "terraform" : "tofu";
+  const binary = commandOf(tool);
   const toolText = `${tool.name === "terraform" ? "Terraform" : "OpenTofu"} ${tool.major}.${tool.minor}`;
   const form = cdktfStack !== undefined ? "state rm (CDKTF)" : forgetForm(tool);
   const map = addressMap(input, resources);

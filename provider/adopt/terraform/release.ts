@@ -28,6 +28,11 @@ export function parseReleaseTool(text: string): ReleaseTool | undefined {
   return { name: tool.toLowerCase() === "terraform" ? "terraform" : "opentofu", major: Number(major), minor: Number(minor) };
 }
 
+/** The tool's command: `terraform` or `tofu`. */
+export function commandOf(tool: ReleaseTool): "terraform" | "tofu" {
+  return tool.name === "terraform" ? "terraform" : "tofu";
+}
+
 /** How the tool's version says "forget it": a block with lifecycle, a block alone, or only `state rm`. */
 export function forgetForm(tool: ReleaseTool): "removed with lifecycle" | "removed" | "state rm" {
   const atLeast = (major: number, minor: number): boolean => tool.major > major || (tool.major === major && tool.minor >= minor);
@@ -91,7 +96,7 @@ export function writeRelease(state: TerraformState, released: readonly Terraform
   const form = options.cdktf === true ? "state rm" : forgetForm(tool);
   const blocks = form === "state rm" ? [] : dependentsFirst(units);
   const rmInstances = form === "state rm" ? released : partial;
-  const binary = tool.name === "terraform" ? "terraform" : "tofu";
+  const binary = commandOf(tool);
   const stateRm = [...rmInstances].map((i) => i.address).sort().map((address) => `${binary} state rm '${address.replace(/'/g, "'\\''")}'`);
 
   const rewrites: Rewrite[] = [];

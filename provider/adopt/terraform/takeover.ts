@@ -76,7 +76,7 @@ export function takeoverOf(state: TerraformState, organization: string, source: 
   const released: TerraformInstance[] = [];
   const unmanaged: string[] = [];
   const workspaces = new Map<string, TerraformInstance>();
-  for (const instance of tfe) if (instance.type === "tfe_workspace") workspaces.set(String(instance.attributes.id), instance);
+  for (const instance of tfe) if (instance.type === "tfe_workspace") workspaces.set(workspaceIdOf(instance), instance);
 
   for (const instance of state.instances) {
     const take = (kind: AdoptedKind, workspaceId: string): void => {
@@ -88,14 +88,14 @@ export function takeoverOf(state: TerraformState, organization: string, source: 
     }
     switch (instance.type) {
       case "tfe_workspace": {
-        const id = String(instance.attributes.id);
+        const id = workspaceIdOf(instance);
         take("Workspace", id);
         if (typeof instance.attributes.ssh_key_id === "string" && instance.attributes.ssh_key_id !== "") take("SshKeyAssignment", id);
         released.push(instance);
         break;
       }
       case "tfe_workspace_settings": {
-        const id = String(instance.attributes.workspace_id ?? instance.attributes.id);
+        const id = workspaceIdOf(instance);
         take("RemoteStateConsumers", id);
         if (!workspaces.has(id)) {
           unmanaged.push(`${instance.address}: the execution settings of workspace ${id}, which Terraform did not create: Pulumi takes its remote-state consumers only, and the workspace and its settings stay as they are, managed by neither`);
