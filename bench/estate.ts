@@ -20,6 +20,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../emulator";
+import { eachAtMost } from "../provider/adopt/each-at-most";
 import { pulumiCli } from "../scripts/lib/stack-harness";
 import { seedEstate, type EstateManifest } from "../test/support/adopt-estate";
 import { YamlProject } from "../test/support/yaml-import-project";
@@ -37,19 +38,6 @@ async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T 
   const start = performance.now();
   const value = await work();
   return { ms: performance.now() - start, value };
-}
-
-/** Runs `work` over `items`, `limit` at a time. */
-async function pooled<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await work(items[i] as T);
-    }
-  }));
-  return out;
 }
 
 interface Ran { code: number; stdout: string; stderr: string; maxRssKb: number }
@@ -106,7 +94,7 @@ async function main(): Promise<void> {
     for (const folder of folders) await project(folder).initStack("own", settings(emulator.issueToken({ kind: "team", organization: estate.organization, access: "read" })));
     for (const [stack, label] of [["shared", "one read-only token shared by all"], ["own", "one read-only token per stack"]] as const) {
       resetCounter(emulator);
-      const up = await timed(() => pooled(folders, PARALLEL, async (f) => (await project(f).ok(["up", "--stack", stack, "--yes", "--skip-preview"])).stdout));
+      const up = await timed(() => eachAtMost(PARALLEL, folders, async (f) => (await project(f).ok(["up", "--stack", stack, "--yes", "--skip-preview"])).stdout));
       const sent = requestTotal(emulator);
       // One token: every GET waits for the one budget. One per stack: PARALLEL budgets at once at best.
       const upFloor = (sent.sent / (stack === "shared" ? LIMIT : LIMIT * PARALLEL)) * 1000;
@@ -116,7 +104,7 @@ async function main(): Promise<void> {
 
     // 3. The no-op previews.
     resetCounter(emulator);
-    const previews = await timed(() => pooled(folders, PARALLEL, (f) => project(f).ok(["preview", "--stack", "shared", "--expect-no-changes"])));
+    const previews = await timed(() => eachAtMost(PARALLEL, folders, (f) => project(f).ok(["preview", "--stack", "shared", "--expect-no-changes"])));
     rows.push([`${folders.length} no-op previews, ${PARALLEL} at a time`, seconds(previews.ms), `${requestTotal(emulator).sent} requests`, `target ≤ 60 s${previews.ms > 60_000 ? ": missed (the engine's start and the program's evaluation per stack, on 2 cores)" : ""}`]);
 
     // 4. 100 new workspaces, then adopt again: discovery plus reading every stack.
@@ -185,7 +173,7 @@ async function newWorkspaces(emulator: RunningEmulator, estate: EstateManifest, 
     if (!res.ok) throw new Error(`${method} ${route}: ${res.status}`);
     return (await res.json()) as { data: { id: string } };
   };
-  await pooled(Array.from({ length: count }, (_, i) => i), 8, async (i) => {
+  await eachAtMost(8, Array.from({ length: count }, (_, i) => i), async (i) => {
     const ws = await call("POST", `/organizations/${estate.organization}/workspaces`, {
       data: { type: "workspaces", attributes: { name: `new-${i}` }, relationships: { project: { data: { type: "projects", id: projects[i % projects.length] } } } },
     });
