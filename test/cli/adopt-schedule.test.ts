@@ -5,7 +5,6 @@
 // GITHUB_OUTPUT / RUNNER_TEMP as Actions sets them. `wsbridge` is this repository's bin (what `npm
 // install --global pulumi-wsbridge` puts on PATH), `pulumi` the real CLI. Not run here: the `uses:`
 // steps (checkout, setup-node, pulumi/actions, the pull request) and the installs, which are GitHub's.
-import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { parse } from "yaml";
@@ -16,6 +15,7 @@ import { useEmulatorAndCli } from "../support/real-cli-stack";
 import { YamlProject } from "../support/yaml-import-project";
 import { READ_ONLY_CONFIG } from "../../provider/adopt/program/header";
 import { repoRoot } from "../../scripts/lib/stack-harness";
+import { bash, git, quote, type StepRun } from "../support/workflow-steps";
 
 const LONG_MS = 20 * 60_000;
 const WORKFLOW = path.join(repoRoot, "examples", "ci", "adopt-schedule.yml");
@@ -30,13 +30,6 @@ interface Step {
 interface Workflow {
   env: Record<string, string>;
   jobs: Record<string, { steps: Step[] }>;
-}
-
-/** What a step's bash printed, its exit code and what it wrote to GITHUB_OUTPUT. */
-interface StepRun {
-  code: number;
-  output: string;
-  outputs: Record<string, string>;
 }
 
 const e2e = useEmulatorAndCli({ edition: "self-managed", quiet: true });
@@ -138,27 +131,4 @@ test("the scheduled job: nothing new and no drift → no change and a passing ch
 /** `${{ env.X }}` and `${{ secrets.X }}` as Actions expands them. */
 function expand(text: string, env: Record<string, string>, secrets: Record<string, string>): string {
   return text.replace(/\$\{\{\s*(env|secrets)\.([A-Z_]+)\s*\}\}/g, (_m, scope: string, name: string) => (scope === "env" ? env[name] : secrets[name]) ?? "");
-}
-
-function quote(text: string): string {
-  return `'${text.replace(/'/g, "'\\''")}'`;
-}
-
-/** A bash script as Actions runs a `run:` (bash -e, pipefail), asynchronously: the emulator serves from this process. */
-function bash(cwd: string, script: string, env: Record<string, string>): Promise<StepRun> {
-  return new Promise((resolve) => {
-    execFile("bash", ["--noprofile", "--norc", "-eo", "pipefail", "-c", script], { cwd, env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, output: `${stdout}${stderr}`, outputs: {} });
-    });
-  });
-}
-
-async function git(cwd: string, ...commands: string[][]): Promise<string> {
-  let printed = "";
-  for (const args of commands) {
-    const run = await bash(cwd, ["git", "-c", "user.name=test", "-c", "user.email=test@example.com", ...args].map(quote).join(" "), { ...process.env as Record<string, string> });
-    if (run.code !== 0) throw new Error(`git ${args.join(" ")}: ${run.output}`);
-    printed = run.output.trimEnd();
-  }
-  return printed;
 }

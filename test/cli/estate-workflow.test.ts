@@ -6,7 +6,6 @@
 // `wsbridge` is this repository's bin, `pulumi` the real CLI, `gh` a stand-in that keeps the pull
 // request's comments in a file (the GitHub API is not reachable here). Not run: the `uses:` steps and
 // the installs, which are GitHub's. And actionlint (built from the Go module proxy) passes every workflow.
-import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { parse } from "yaml";
@@ -15,6 +14,7 @@ import { runAdopt } from "../support/adopt-run";
 import { useEmulatorAndCli } from "../support/real-cli-stack";
 import { YamlProject } from "../support/yaml-import-project";
 import { repoRoot } from "../../scripts/lib/stack-harness";
+import { bash, git, quote, type StepRun } from "../support/workflow-steps";
 
 const LONG_MS = 20 * 60_000;
 const WORKFLOW = path.join(repoRoot, "examples", "ci", "estate.yml");
@@ -29,12 +29,6 @@ interface Workflow {
   env: Record<string, string>;
   jobs: Record<string, { steps: Step[] }>;
 }
-interface StepRun {
-  code: number;
-  output: string;
-  outputs: Record<string, string>;
-}
-
 const e2e = useEmulatorAndCli({ edition: "self-managed", quiet: true });
 
 test("actionlint passes every workflow of the repository and the examples", async () => {
@@ -219,33 +213,10 @@ function projectNameOf(dir: string): string {
   return /^name: (\S+)$/m.exec(fs.readFileSync(path.join(dir, "Pulumi.yaml"), "utf8"))?.[1] ?? "";
 }
 
-function quote(text: string): string {
-  return `'${text.replace(/'/g, "'\\''")}'`;
-}
-
-/** A bash script as Actions runs a `run:` (bash -e, pipefail), asynchronously: the emulator serves from this process. */
-function bash(cwd: string, script: string, env: Record<string, string>): Promise<StepRun> {
-  return new Promise((resolve) => {
-    execFile("bash", ["--noprofile", "--norc", "-eo", "pipefail", "-c", script], { cwd, env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, output: `${stdout}${stderr}`, outputs: {} });
-    });
-  });
-}
-
 async function bashOk(cwd: string, script: string, env: Record<string, string>): Promise<string> {
   const ran = await bash(cwd, script, env);
   if (ran.code !== 0) throw new Error(`${script}: ${ran.output}`);
   return ran.output;
-}
-
-async function git(cwd: string, ...commands: string[][]): Promise<string> {
-  let printed = "";
-  for (const args of commands) {
-    const run = await bash(cwd, ["git", "-c", "user.name=test", "-c", "user.email=test@example.com", ...args].map(quote).join(" "), { ...process.env as Record<string, string> });
-    if (run.code !== 0) throw new Error(`git ${args.join(" ")}: ${run.output}`);
-    printed = run.output.trimEnd();
-  }
-  return printed;
 }
 
 /**
