@@ -1,11 +1,12 @@
 // examples/ci/estate.yml, the workflow of an estate run as many stacks, run here as GitHub would run its
 // steps: each step with an `id` is read from the workflow file and run in bash as written, per matrix
-// entry, in a git checkout of a folder `wsbridge adopt --split-by project` wrote, with the workflow's env,
-// the step's env (secrets standing for the emulator's address, organization and tokens, a file backend),
-// the matrix entry, the outputs of earlier steps, and GITHUB_OUTPUT / RUNNER_TEMP as Actions sets them.
-// `wsbridge` is this repository's bin, `pulumi` the real CLI, `gh` a stand-in that keeps the pull
-// request's comments in a file (the GitHub API is not reachable here). Not run: the `uses:` steps and
-// the installs, which are GitHub's. And actionlint (built from the Go module proxy) passes every workflow.
+// entry, in a git checkout of the folders `wsbridge adopt --split-by project` wrote (and of one folder
+// adopt wrote without a split: a matrix of one), with the workflow's env, the step's env (secrets
+// standing for the emulator's address, organization and tokens, a file backend), the matrix entry, the
+// outputs of earlier steps, and GITHUB_OUTPUT / RUNNER_TEMP as Actions sets them. `wsbridge` is this
+// repository's bin, `pulumi` the real CLI, `gh` a stand-in that keeps the pull request's comments in a
+// file (the GitHub API is not reachable here). Not run: the `uses:` steps and the installs, which are
+// GitHub's. And actionlint (built from the Go module proxy) passes every workflow.
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { parse } from "yaml";
@@ -60,49 +61,8 @@ test("per stack: a pull request previews the folders it changes (one comment eac
     const [first, second] = folderNames().map((f) => `${estateDir}/${f}`);
     if (first === undefined || second === undefined) throw new Error(`two folders expected, got ${folderNames().join(", ")}`);
 
-    // GitHub's side: the runner's folders, the secrets, the event, `wsbridge`, `gh` and `pulumi` on PATH.
-    const runner = path.join(checkout, "runner");
-    const bin = path.join(runner, "bin");
-    fs.mkdirSync(bin, { recursive: true });
-    fs.writeFileSync(path.join(bin, "wsbridge"), `#!/bin/sh\nexec node ${quote(path.join(repoRoot, "bin", "wsbridge.js"))} "$@"\n`, { mode: 0o755 });
-    fs.writeFileSync(path.join(bin, "gh"), FAKE_GH, { mode: 0o755 });
-    const comments = path.join(runner, "comments.json");
-    fs.writeFileSync(path.join(checkout, ".gitignore"), "runner/\nbackend/\nhome/\n");
-    const secrets: Record<string, string> = {
-      ...readOnly, PULUMI_BACKEND_URL: project.env.PULUMI_BACKEND_URL ?? "", PULUMI_ACCESS_TOKEN: "",
-      PULUMI_CONFIG_PASSPHRASE: project.env.PULUMI_CONFIG_PASSPHRASE ?? "",
-    };
-    const event: Record<string, string> = { "github.token": "gh-token", "github.event.pull_request.number": "7" };
-    const step = async (job: string, id: string, context: Record<string, string> = {}, secretsHere: Record<string, string> = secrets): Promise<StepRun> => {
-      const found = workflow.jobs[job]?.steps.find((s) => s.id === id);
-      if (found?.run === undefined) throw new Error(`no step ${job}.${id} with a run in the workflow`);
-      const output = path.join(runner, `output-${job}-${id}`);
-      fs.writeFileSync(output, "");
-      const values = { ...event, ...context };
-      const env: Record<string, string> = {
-        ...project.env, ...workflow.env, GITHUB_OUTPUT: output, RUNNER_TEMP: runner, GITHUB_REPOSITORY: "acme/estate", FAKE_GH_COMMENTS: comments,
-        PATH: `${bin}${path.delimiter}${project.env.PATH ?? ""}`,
-        ...Object.fromEntries(Object.entries(found.env ?? {}).map(([k, v]) => [k, expand(v, workflow.env, secretsHere, values)])),
-      };
-      const cwd = path.join(checkout, expand(found["working-directory"] ?? ".", workflow.env, secretsHere, values));
-      const ran = await bash(cwd, found.run, env);
-      ran.outputs = Object.fromEntries(fs.readFileSync(output, "utf8").split("\n").filter((l) => l.includes("=")).map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]));
-      return ran;
-    };
-    const stacks = async (base: string | undefined): Promise<{ all: string[]; changed: string[] }> => {
-      const ran = await step("stacks", "stacks", { [BASE_EXPRESSION]: base ?? "" });
-      expect(ran.code).toBe(0);
-      return { all: JSON.parse(ran.outputs.all ?? "null") as string[], changed: JSON.parse(ran.outputs.changed ?? "null") as string[] };
-    };
-    /** A preview job for one matrix entry: preview, comment, verdict; its verdict's exit code. */
-    const previewJob = async (folder: string): Promise<{ preview: StepRun; verdict: number }> => {
-      const preview = await step("preview", "preview", { "matrix.folder": folder });
-      const status = preview.outputs.status ?? "";
-      const context = { "matrix.folder": folder, "steps.preview.outputs.status": status };
-      expect((await step("preview", "comment", context)).code).toBe(0);
-      return { preview, verdict: (await step("preview", "verdict", context)).code };
-    };
-    const commentsNow = (): { id: number; body: string }[] => (fs.existsSync(comments) ? JSON.parse(fs.readFileSync(comments, "utf8")) as { id: number; body: string }[] : []);
+    const secrets = secretsOf(project, readOnly);
+    const { step, stacks, previewJob, commentsNow, runner } = actionsRunner(workflow, project, secrets);
 
     // Each stack adopted (its read-only adoption step), on main.
     for (const folder of [first, second]) {
@@ -194,6 +154,134 @@ test("per stack: a pull request previews the folders it changes (one comment eac
     project.dispose();
   }
 }, LONG_MS);
+
+test("one folder adopt wrote without a split is a matrix of one: a pull request that does not touch it previews nothing, one that does previews it with its comment, and the schedule's re-adoption names it", async () => {
+  const workflow = parse(fs.readFileSync(WORKFLOW, "utf8")) as Workflow;
+  const estate: EstateManifest = await seedEstate(e2e.emulator.url, e2e.emulator.token, { workspaces: 12, edition: "self-managed", organization: "estate-one", projects: 1 });
+  const project = YamlProject.create(e2e.cli, "estate-one", { passphrase: true });
+  try {
+    const checkout = project.dir;
+    const estateDir = workflow.env.ESTATE_DIR ?? "estate";
+    const stack = workflow.env.STACK_NAME ?? "prod";
+    fs.rmSync(path.join(checkout, "Pulumi.yaml"));
+    const readOnly = { WSBRIDGE_ADDRESS: e2e.emulator.url, WSBRIDGE_TOKEN: estate.tokens.readOnly, WSBRIDGE_ORGANIZATION: estate.organization };
+    const adopted = await runAdopt(["--out", path.join(checkout, estateDir), "--no-modules", "--project-name", "estate"], { ...project.env, ...readOnly });
+    expect(adopted.code).toBe(0);
+    const { step, stacks, previewJob, commentsNow, runner } = actionsRunner(workflow, project, secretsOf(project, readOnly));
+    const folder = path.join(checkout, estateDir);
+    const inFolder = project.another(folder, projectNameOf(folder));
+    await inFolder.ok(["stack", "init", stack, "--non-interactive"]);
+    await bashOk(folder, `pulumi up --yes --stack ${stack} --non-interactive`, { ...inFolder.env, ...readOnly });
+    await git(checkout, ["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-qm", "adopted"]);
+    const main = await git(checkout, ["rev-parse", "HEAD"]);
+
+    // A pull request outside the folder: the matrix has its one entry, and nothing to preview.
+    await git(checkout, ["checkout", "-qb", "change"]);
+    fs.writeFileSync(path.join(checkout, "NOTES.md"), "not the estate\n");
+    await git(checkout, ["add", "NOTES.md"], ["commit", "-qm", "notes"]);
+    expect(await stacks(main)).toEqual({ all: [estateDir], changed: [] });
+
+    // One that hands the stack over and changes a description: previewed, one comment, nothing sent but reads.
+    const program = path.join(folder, "Pulumi.yaml");
+    const handedOver = fs.readFileSync(program, "utf8").replace(/^config:\n(?: {2}#.*\n)* {2}wsbridge:readOnly: true\n/m, "");
+    const description = /^ {6}description: (.+)$/m.exec(handedOver)?.[1] ?? "";
+    expect(description).not.toBe("");
+    fs.writeFileSync(program, handedOver.replace(`description: ${description}`, "description: changed in a pull request"));
+    await git(checkout, ["commit", "-qam", "a description"]);
+    expect(await stacks(main)).toEqual({ all: [estateDir], changed: [estateDir] });
+    e2e.emulator.clearRequests();
+    const previewed = await previewJob(estateDir);
+    expect({ verdict: previewed.verdict, output: previewed.preview.output }).toEqual({ verdict: 0, output: expect.stringContaining("changed in a pull request") });
+    expect(e2e.writes()).toEqual([]);
+    expect(commentsNow()).toEqual([{ id: 1, body: expect.stringContaining(`<!-- wsbridge-estate-preview: ${estateDir} -->\n#### \`${estateDir}\` (stack ${stack}): previewed`) }]);
+
+    // The schedule, after a new workspace: the re-adoption changes the one folder, and the pull request names it.
+    await git(checkout, ["checkout", "-q", "main"]);
+    const ws = await e2e.api("POST", `/organizations/${estate.organization}/workspaces`, { data: { type: "workspaces", attributes: { name: "newcomer" } } });
+    await e2e.api("POST", "/team-workspaces", {
+      data: { type: "team-workspaces", attributes: { access: "read" }, relationships: { workspace: { data: { type: "workspaces", id: (ws.doc as { data: { id: string } }).data.id } }, team: { data: { type: "teams", id: estate.readersTeamId } } } },
+    });
+    expect((await step("drift", "drift", { "matrix.folder": estateDir })).code).toBe(0);
+    e2e.emulator.clearRequests();
+    expect((await step("readopt", "adopt")).code).toBe(0);
+    expect(e2e.writes()).toEqual([]);
+    expect((await step("readopt", "changes")).outputs).toEqual({ stacks: estateDir });
+    expect(fs.readFileSync(program, "utf8")).toContain("name: newcomer");
+    expect(fs.readFileSync(path.join(runner, "pr-body.md"), "utf8")).toContain(`found what the stacks do not hold yet in: ${estateDir}`);
+  } finally {
+    project.dispose();
+  }
+}, LONG_MS);
+
+/** The secrets the workflow's jobs read: the provider's settings given, and the project's file backend and passphrase. */
+function secretsOf(project: YamlProject, provider: Record<string, string>): Record<string, string> {
+  return {
+    ...provider, PULUMI_BACKEND_URL: project.env.PULUMI_BACKEND_URL ?? "", PULUMI_ACCESS_TOKEN: "",
+    PULUMI_CONFIG_PASSPHRASE: project.env.PULUMI_CONFIG_PASSPHRASE ?? "",
+  };
+}
+
+interface ActionsRunner {
+  /** The runner's folder (RUNNER_TEMP): the steps' outputs, the comments file, what steps wrote. */
+  runner: string;
+  /** One step with an `id`, as written, with the workflow's and the step's env and the given context. */
+  step(job: string, id: string, context?: Record<string, string>, secretsHere?: Record<string, string>): Promise<StepRun>;
+  /** The `stacks` job against `base` (undefined: none, as on a schedule or a first push). */
+  stacks(base: string | undefined): Promise<{ all: string[]; changed: string[] }>;
+  /** A preview job for one matrix entry: preview, comment, verdict; its verdict's exit code. */
+  previewJob(folder: string): Promise<{ preview: StepRun; verdict: number }>;
+  /** The pull request's comments, as the `gh` stand-in keeps them. */
+  commentsNow(): { id: number; body: string }[];
+}
+
+/**
+ * GitHub's side, in the project's folder (the checkout): the runner's folders, the event, `wsbridge`,
+ * `gh` and `pulumi` on PATH, and each step run as written.
+ */
+function actionsRunner(workflow: Workflow, project: YamlProject, secrets: Record<string, string>): ActionsRunner {
+  const checkout = project.dir;
+  const runner = path.join(checkout, "runner");
+  const bin = path.join(runner, "bin");
+  fs.mkdirSync(bin, { recursive: true });
+  fs.writeFileSync(path.join(bin, "wsbridge"), `#!/bin/sh\nexec node ${quote(path.join(repoRoot, "bin", "wsbridge.js"))} "$@"\n`, { mode: 0o755 });
+  fs.writeFileSync(path.join(bin, "gh"), FAKE_GH, { mode: 0o755 });
+  const comments = path.join(runner, "comments.json");
+  fs.writeFileSync(path.join(checkout, ".gitignore"), "runner/\nbackend/\nhome/\n");
+  const event: Record<string, string> = { "github.token": "gh-token", "github.event.pull_request.number": "7" };
+  const step = async (job: string, id: string, context: Record<string, string> = {}, secretsHere: Record<string, string> = secrets): Promise<StepRun> => {
+    const found = workflow.jobs[job]?.steps.find((s) => s.id === id);
+    if (found?.run === undefined) throw new Error(`no step ${job}.${id} with a run in the workflow`);
+    const output = path.join(runner, `output-${job}-${id}`);
+    fs.writeFileSync(output, "");
+    const values = { ...event, ...context };
+    const env: Record<string, string> = {
+      ...project.env, ...workflow.env, GITHUB_OUTPUT: output, RUNNER_TEMP: runner, GITHUB_REPOSITORY: "acme/estate", FAKE_GH_COMMENTS: comments,
+      PATH: `${bin}${path.delimiter}${project.env.PATH ?? ""}`,
+      ...Object.fromEntries(Object.entries(found.env ?? {}).map(([k, v]) => [k, expand(v, workflow.env, secretsHere, values)])),
+    };
+    const cwd = path.join(checkout, expand(found["working-directory"] ?? ".", workflow.env, secretsHere, values));
+    const ran = await bash(cwd, found.run, env);
+    ran.outputs = Object.fromEntries(fs.readFileSync(output, "utf8").split("\n").filter((l) => l.includes("=")).map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]));
+    return ran;
+  };
+  return {
+    runner,
+    step,
+    async stacks(base) {
+      const ran = await step("stacks", "stacks", { [BASE_EXPRESSION]: base ?? "" });
+      expect(ran.code).toBe(0);
+      return { all: JSON.parse(ran.outputs.all ?? "null") as string[], changed: JSON.parse(ran.outputs.changed ?? "null") as string[] };
+    },
+    async previewJob(folder) {
+      const preview = await step("preview", "preview", { "matrix.folder": folder });
+      const status = preview.outputs.status ?? "";
+      const context = { "matrix.folder": folder, "steps.preview.outputs.status": status };
+      expect((await step("preview", "comment", context)).code).toBe(0);
+      return { preview, verdict: (await step("preview", "verdict", context)).code };
+    },
+    commentsNow: () => (fs.existsSync(comments) ? JSON.parse(fs.readFileSync(comments, "utf8")) as { id: number; body: string }[] : []),
+  };
+}
 
 /** The expression `stacks` computes its BASE from, as the workflow spells it. */
 const BASE_EXPRESSION = "github.event_name == 'pull_request' && github.event.pull_request.base.sha || github.event.before";
