@@ -20,6 +20,20 @@ export interface Principal {
   orgTokenFor: string | null;
 }
 
+/**
+ * Whose budget a request counts against under the rate limit: the service counts per user, not per
+ * token (docs' api-docs/index.mdx, in ../shared/research/api.md §4), so every token of one user shares
+ * one; a team token counts as its team's, an organization token as its organization's, and a request
+ * without a valid token per address.
+ */
+export function rateLimitKey(principal: Principal | null, remoteAddress: string): string {
+  if (principal === null) return `address:${remoteAddress}`;
+  const { userId, teamId, organization } = principal.token;
+  if (userId !== null) return `user:${userId}`;
+  if (teamId !== null) return `team:${teamId}`;
+  return `organization:${organization}`;
+}
+
 /** What may be queued: plans only, or plans and applies. */
 export type RunsRight = "read" | "plan" | "apply";
 

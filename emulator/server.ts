@@ -7,7 +7,7 @@ import * as http from "node:http";
 import * as https from "node:https";
 import type { AddressInfo } from "node:net";
 import Router from "find-my-way";
-import { bearerToken, resolvePrincipal, type Principal } from "./auth";
+import { bearerToken, rateLimitKey, resolvePrincipal, type Principal } from "./auth";
 import type { App, HandlerResult, RequestContext, RouteDef } from "./context";
 import { issueToken as issueTokenInStore } from "./domain/organizations";
 import { ApiError, errors } from "./errors";
@@ -175,7 +175,7 @@ export async function startServer(options: EmulatorOptions = {}): Promise<Runnin
     }
     const latency = faults.latencyMs();
     if (latency > 0) await sleep(latency);
-    const decision = faults.decide(method, path, token ?? `anonymous:${req.socket.remoteAddress ?? ""}`, Date.now());
+    const decision = faults.decide(method, path, rateLimitKey(principal, req.socket.remoteAddress ?? ""), Date.now());
     const injectFault = (fault: Exclude<FaultDecision, { kind: "none" }>): void => {
       entry.fault = fault.fault;
       if (!("error" in fault)) {

@@ -52,7 +52,7 @@ export interface TlsOptions {
 export interface FaultSettings {
   /** Milliseconds added before every API response. */
   latencyMs?: number;
-  /** Requests allowed per window and per token (default window 1000 ms); over it the answer is 429. */
+  /** Requests allowed per window and per user, as the service counts (auth.ts rateLimitKey; default window 1000 ms); over it the answer is 429. */
   rateLimit?: { limit: number; windowMs?: number } | null;
   /** 0..1 share of API requests answered with `serverErrorStatus` without applying them. */
   serverErrorRate?: number;

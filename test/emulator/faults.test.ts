@@ -71,7 +71,7 @@ describe("fault injection and the emulator controls", () => {
     expect(t.emu.requests()[0]?.fault).toBe("drop-after");
   });
 
-  it("rate-limits per token with 429 and the rate-limit headers", async () => {
+  it("rate-limits with 429 and the rate-limit headers; another team's token has its own budget", async () => {
     t.emu.setFaults({ rateLimit: { limit: 2, windowMs: 60_000 } });
     const ping = await t.api.get("/api/v2/ping");
     expect(ping.headers["x-ratelimit-limit"]).toBe("2");
@@ -88,6 +88,18 @@ describe("fault injection and the emulator controls", () => {
     const other = t.clientFor({ kind: "team", access: "read" });
     expect((await other.get(base)).status).toBe(200);
     expect(t.emu.requests().filter((e) => e.fault === "rate-limit")).toHaveLength(1);
+  });
+
+  it("counts the rate limit per user, not per token: two tokens of one user share one budget, another user has their own", async () => {
+    const first = t.clientFor({ kind: "user", access: "read", username: "rate-shared" });
+    const second = t.clientFor({ kind: "user", access: "read", username: "rate-shared" });
+    const someoneElse = t.clientFor({ kind: "user", access: "read", username: "rate-other" });
+    t.emu.setFaults({ rateLimit: { limit: 2, windowMs: 60_000 } });
+    expect((await first.get(base)).status).toBe(200);
+    expect((await second.get(base)).status).toBe(200);
+    expect((await second.get(base)).status).toBe(429);
+    expect((await first.get(base)).status).toBe(429);
+    expect((await someoneElse.get(base)).status).toBe(200);
   });
 
   it("sets Retry-After and X-RateLimit-Reset from a scripted 429", async () => {
