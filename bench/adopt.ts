@@ -13,7 +13,7 @@
  *   BENCH_ADOPT_SPLIT=project adopts with `--split-by project` (BENCH_ADOPT_PROJECTS projects, default 5):
  *   every stack's adoption step side by side with the one token, then every stack's first preview.
  *
- * The rate limit is enforced per token by the emulator (a fixed window of 1 s), as the service does;
+ * The rate limit is enforced per user by the emulator (a fixed window of 1 s), as the service does;
  * the estate is seeded before it is switched on. Tokens are never printed.
  */
 import * as fs from "node:fs";

@@ -1,7 +1,7 @@
 /*
  * An estate run as many stacks (issue 50; not a test: nothing is asserted, the table says where a target
  * is missed and why). 10,000 workspaces over 50 projects, adopted with `wsbridge adopt --split-by
- * project` at the service's 30 requests/s per token, on the real Pulumi CLI:
+ * project` at the service's 30 requests/s per user, on the real Pulumi CLI:
  *
  *   1. discovery: `wsbridge adopt` as users run it (bin/wsbridge.js, its own process): time against its
  *      floor (the GETs it sent / 30), and its peak memory (the process's maximum resident set);
@@ -136,7 +136,7 @@ async function main(): Promise<void> {
     rows.push([`adopt again after ${NEW} new workspaces (reads ${folders.length} stacks)`, seconds(again.ms), `${second.sent} GETs; peak memory ${(again.value.maxRssKb / 1024).toFixed(0)} MiB`,
       `target ≤ 1.2 × ${seconds(secondFloor)} + ${folders.length} s = ${seconds(target)}: ${again.ms <= target ? "met" : "missed"}`]);
 
-    console.log(`An estate of ${estate.workspaces.length} workspaces over ${PROJECTS} projects, ${folders.length} stacks (--split-by project), ${resources} resources, at ${LIMIT} requests/s per token; ${os.cpus().length} cores; file backend, PULUMI_SKIP_CHECKPOINTS=true`);
+    console.log(`An estate of ${estate.workspaces.length} workspaces over ${PROJECTS} projects, ${folders.length} stacks (--split-by project), ${resources} resources, at ${LIMIT} requests/s per user; ${os.cpus().length} cores; file backend, PULUMI_SKIP_CHECKPOINTS=true`);
     const header = ["step", "time", "requests", "against the target"];
     const widths = header.map((_, i) => Math.max(...[header, ...rows].map((r) => r[i]?.length ?? 0)));
     const line = (cells: string[]): string => `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(" | ")} |`;

@@ -23,7 +23,7 @@
  *   BENCH_LIFECYCLE_CLI_ENV=PULUMI_SKIP_CHECKPOINTS=true,…   extra environment for the CLI and the plugin
  *
  * Modes. `limit-30`: the emulator advertises the service's 30 requests/s in `X-RateLimit-Limit` and
- * enforces it per token (one-second windows, 429 beyond). `no-limit`: the emulator always advertises a
+ * enforces it per user, as the service does (one-second windows, 429 beyond). `no-limit`: the emulator always advertises a
  * limit (it sends the header on every answer), and the provider has no setting that turns its pacing
  * off, so this mode advertises and enforces 1,000,000 requests/s: the provider's pacing then never
  * waits, and the emulator never refuses. What remains is the engine's and our own cost.
