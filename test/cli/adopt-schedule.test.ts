@@ -7,7 +7,6 @@
 // steps (checkout, setup-node, pulumi/actions, the pull request) and the installs, which are GitHub's.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { parse } from "yaml";
 import { seedEstate, type EstateManifest } from "../support/adopt-estate";
 import { runAdopt } from "../support/adopt-run";
 import { EstateChanges, plainWorkspaces } from "../support/estate-changes";
@@ -15,27 +14,15 @@ import { useEmulatorAndCli } from "../support/real-cli-stack";
 import { YamlProject } from "../support/yaml-import-project";
 import { READ_ONLY_CONFIG } from "../../provider/adopt/program/header";
 import { repoRoot } from "../../scripts/lib/stack-harness";
-import { bash, git, quote, type StepRun } from "../support/workflow-steps";
+import { bash, git, quote, readWorkflow, type StepRun } from "../support/workflow-steps";
 
 const LONG_MS = 20 * 60_000;
 const WORKFLOW = path.join(repoRoot, "examples", "ci", "adopt-schedule.yml");
 
-interface Step {
-  id?: string;
-  uses?: string;
-  run?: string;
-  "working-directory"?: string;
-  env?: Record<string, string>;
-}
-interface Workflow {
-  env: Record<string, string>;
-  jobs: Record<string, { steps: Step[] }>;
-}
-
 const e2e = useEmulatorAndCli({ edition: "self-managed", quiet: true });
 
 test("the scheduled job: nothing new and no drift → no change and a passing check; new objects and a change by hand → a changed program for the pull request and a failing drift check; after the merge's read-only up and the drift put right, both pass again", async () => {
-  const workflow = parse(fs.readFileSync(WORKFLOW, "utf8")) as Workflow;
+  const workflow = readWorkflow(WORKFLOW);
   const estate: EstateManifest = await seedEstate(e2e.emulator.url, e2e.emulator.token, { workspaces: 16, edition: "self-managed", organization: "scheduled-org" });
   const changes = new EstateChanges((m, p, b, t) => e2e.api(m, p, b, t), estate);
   // The repository: a checkout holding the adopted folder (WORK_DIR), its stack already adopted, its

@@ -9,27 +9,16 @@
 // GitHub's. And actionlint (built from the Go module proxy) passes every workflow.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { parse } from "yaml";
 import { seedEstate, type EstateManifest } from "../support/adopt-estate";
 import { runAdopt } from "../support/adopt-run";
 import { useEmulatorAndCli } from "../support/real-cli-stack";
 import { YamlProject } from "../support/yaml-import-project";
 import { repoRoot } from "../../scripts/lib/stack-harness";
-import { bash, git, quote, type StepRun } from "../support/workflow-steps";
+import { bash, git, quote, readWorkflow, type StepRun, type Workflow } from "../support/workflow-steps";
 
 const LONG_MS = 20 * 60_000;
 const WORKFLOW = path.join(repoRoot, "examples", "ci", "estate.yml");
 
-interface Step {
-  id?: string;
-  run?: string;
-  "working-directory"?: string;
-  env?: Record<string, string>;
-}
-interface Workflow {
-  env: Record<string, string>;
-  jobs: Record<string, { steps: Step[] }>;
-}
 const e2e = useEmulatorAndCli({ edition: "self-managed", quiet: true });
 
 test("actionlint passes every workflow of the repository and the examples", async () => {
@@ -44,19 +33,8 @@ test("actionlint passes every workflow of the repository and the examples", asyn
 }, LONG_MS);
 
 test("per stack: a pull request previews the folders it changes (one comment each, updated), a failing preview fails its job only; a merge updates them; the schedule checks every stack's drift and re-adopts in one pull request naming the new stack; a folder added or removed joins or leaves the matrix", async () => {
-  const workflow = parse(fs.readFileSync(WORKFLOW, "utf8")) as Workflow;
-  const estate: EstateManifest = await seedEstate(e2e.emulator.url, e2e.emulator.token, { workspaces: 12, edition: "self-managed", organization: "estate-ci", projects: 1 });
-  // The repository: a checkout holding the folders adopt wrote, each stack adopted, secrets under the
-  // passphrase the workflow's PULUMI_CONFIG_PASSPHRASE secret gives.
-  const project = YamlProject.create(e2e.cli, "estate-ci", { passphrase: true });
+  const { workflow, estate, project, checkout, estateDir, stack, readOnly } = await adoptedCheckout("estate-ci", ["--split-by", "project"]);
   try {
-    const checkout = project.dir;
-    const estateDir = workflow.env.ESTATE_DIR ?? "estate";
-    const stack = workflow.env.STACK_NAME ?? "prod";
-    fs.rmSync(path.join(checkout, "Pulumi.yaml"));
-    const readOnly = { WSBRIDGE_ADDRESS: e2e.emulator.url, WSBRIDGE_TOKEN: estate.tokens.readOnly, WSBRIDGE_ORGANIZATION: estate.organization };
-    const adopted = await runAdopt(["--out", path.join(checkout, estateDir), "--split-by", "project", "--no-modules", "--project-name", "estate"], { ...project.env, ...readOnly });
-    expect(adopted.code).toBe(0);
     const folderNames = (): string[] => fs.readdirSync(path.join(checkout, estateDir)).filter((f) => fs.existsSync(path.join(checkout, estateDir, f, "Pulumi.yaml"))).sort();
     const [first, second] = folderNames().map((f) => `${estateDir}/${f}`);
     if (first === undefined || second === undefined) throw new Error(`two folders expected, got ${folderNames().join(", ")}`);
@@ -156,17 +134,8 @@ test("per stack: a pull request previews the folders it changes (one comment eac
 }, LONG_MS);
 
 test("one folder adopt wrote without a split is a matrix of one: a pull request that does not touch it previews nothing, one that does previews it with its comment, and the schedule's re-adoption names it", async () => {
-  const workflow = parse(fs.readFileSync(WORKFLOW, "utf8")) as Workflow;
-  const estate: EstateManifest = await seedEstate(e2e.emulator.url, e2e.emulator.token, { workspaces: 12, edition: "self-managed", organization: "estate-one", projects: 1 });
-  const project = YamlProject.create(e2e.cli, "estate-one", { passphrase: true });
+  const { workflow, estate, project, checkout, estateDir, stack, readOnly } = await adoptedCheckout("estate-one", []);
   try {
-    const checkout = project.dir;
-    const estateDir = workflow.env.ESTATE_DIR ?? "estate";
-    const stack = workflow.env.STACK_NAME ?? "prod";
-    fs.rmSync(path.join(checkout, "Pulumi.yaml"));
-    const readOnly = { WSBRIDGE_ADDRESS: e2e.emulator.url, WSBRIDGE_TOKEN: estate.tokens.readOnly, WSBRIDGE_ORGANIZATION: estate.organization };
-    const adopted = await runAdopt(["--out", path.join(checkout, estateDir), "--no-modules", "--project-name", "estate"], { ...project.env, ...readOnly });
-    expect(adopted.code).toBe(0);
     const { step, stacks, previewJob, commentsNow, runner } = actionsRunner(workflow, project, secretsOf(project, readOnly));
     const folder = path.join(checkout, estateDir);
     const inFolder = project.another(folder, projectNameOf(folder));
@@ -212,6 +181,30 @@ test("one folder adopt wrote without a split is a matrix of one: a pull request 
     project.dispose();
   }
 }, LONG_MS);
+
+/**
+ * The repository: a checkout (the project's folder) holding what `wsbridge adopt` wrote into the
+ * workflow's ESTATE_DIR for a new estate of 12 workspaces in organization `organization`, with
+ * `adoptArgs` (a split, or none); the stacks under the passphrase the PULUMI_CONFIG_PASSPHRASE secret
+ * gives. The caller disposes of the project.
+ */
+async function adoptedCheckout(organization: string, adoptArgs: string[]): Promise<{
+  workflow: Workflow; estate: EstateManifest; project: YamlProject; checkout: string; estateDir: string; stack: string; readOnly: Record<string, string>;
+}> {
+  const workflow = readWorkflow(WORKFLOW);
+  const estate = await seedEstate(e2e.emulator.url, e2e.emulator.token, { workspaces: 12, edition: "self-managed", organization, projects: 1 });
+  const project = YamlProject.create(e2e.cli, organization, { passphrase: true });
+  const checkout = project.dir;
+  const estateDir = workflow.env.ESTATE_DIR ?? "estate";
+  fs.rmSync(path.join(checkout, "Pulumi.yaml"));
+  const readOnly = { WSBRIDGE_ADDRESS: e2e.emulator.url, WSBRIDGE_TOKEN: estate.tokens.readOnly, WSBRIDGE_ORGANIZATION: estate.organization };
+  const adopted = await runAdopt(["--out", path.join(checkout, estateDir), ...adoptArgs, "--no-modules", "--project-name", "estate"], { ...project.env, ...readOnly });
+  if (adopted.code !== 0) {
+    project.dispose();
+    throw new Error(`adopt failed: ${adopted.stderr}`);
+  }
+  return { workflow, estate, project, checkout, estateDir, stack: workflow.env.STACK_NAME ?? "prod", readOnly };
+}
 
 /** The secrets the workflow's jobs read: the provider's settings given, and the project's file backend and passphrase. */
 function secretsOf(project: YamlProject, provider: Record<string, string>): Record<string, string> {

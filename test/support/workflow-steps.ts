@@ -1,6 +1,27 @@
 // Running a GitHub Actions workflow's `run:` steps as written (examples/ci/*.yml), for the tests that
 // run them against the emulator: bash as Actions runs it, shell quoting, and git in a checkout.
 import { execFile } from "node:child_process";
+import * as fs from "node:fs";
+import { parse } from "yaml";
+
+/** A workflow's step, as far as the tests read it. */
+export interface Step {
+  id?: string;
+  uses?: string;
+  run?: string;
+  "working-directory"?: string;
+  env?: Record<string, string>;
+}
+
+/** A workflow file, as far as the tests read it: its env and each job's steps. */
+export interface Workflow {
+  env: Record<string, string>;
+  jobs: Record<string, { steps: Step[] }>;
+}
+
+export function readWorkflow(file: string): Workflow {
+  return parse(fs.readFileSync(file, "utf8")) as Workflow;
+}
 
 /** What a step's bash printed, its exit code and what it wrote to GITHUB_OUTPUT. */
 export interface StepRun {
