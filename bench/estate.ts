@@ -89,7 +89,7 @@ async function main(): Promise<void> {
       `floor ${seconds(floor)}: ${(discovery.ms / floor).toFixed(2)}× (target ≤ 1.10×, ≤ 1 GiB)`]);
 
     // 2. The adoption steps: one shared token, then one token per stack (new stacks of the same programs).
-    const project = (folder: string): YamlProject => shared.another(path.join(out, folder), projectName(path.join(out, folder)), { PULUMI_SKIP_CHECKPOINTS: "true" });
+    const project = (folder: string): YamlProject => shared.another(path.join(out, folder), YamlProject.nameIn(path.join(out, folder)), { PULUMI_SKIP_CHECKPOINTS: "true" });
     const settings = (token: string): { address: string; token: string; organization: string } => ({ address: emulator.url, token, organization: estate.organization });
     for (const folder of folders) await project(folder).initStack("shared", settings(estate.tokens.readOnly));
     for (const folder of folders) await project(folder).initStack("own", settings(emulator.issueToken({ kind: "team", organization: estate.organization, access: "read" })));
@@ -163,11 +163,6 @@ function childCpuSeconds(): number {
   } catch {
     return Number.NaN;
   }
-}
-
-/** The Pulumi project name in a folder's Pulumi.yaml. */
-function projectName(dir: string): string {
-  return /^name: (\S+)$/m.exec(fs.readFileSync(path.join(dir, "Pulumi.yaml"), "utf8"))?.[1] ?? "";
 }
 
 // The request log keeps the last 10,000 entries: past that, its length is not the count. The bench

@@ -196,21 +196,20 @@ async function splitInPython(org: Org): Promise<void> {
   expect(folders.map((f) => path.basename(f))).toHaveLength(3);
   const programs = folders.map((folder) => fs.readFileSync(path.join(folder, "__main__.py"), "utf8")).join("\n");
   expect(programs).toMatch(/# [^\n]+: adopted by the stack of \.\.\/[^ ]+ \(wsbridge adopt --split-by project\), so a literal id here\n\s+"ws-/);
-  const nameOf = (dir: string): string => /^name: (\S+)$/m.exec(fs.readFileSync(path.join(dir, "Pulumi.yaml"), "utf8"))?.[1] ?? "";
   for (const folder of folders) {
     await typeCheck(folder);
-    await project.another(folder, nameOf(folder)).initStack("split", { address: e2e.emulator.url, token: estate.tokens.readOnly, organization: estate.organization });
+    await project.another(folder, YamlProject.nameIn(folder)).initStack("split", { address: e2e.emulator.url, token: estate.tokens.readOnly, organization: estate.organization });
   }
   e2e.emulator.clearRequests();
   // The project's Pulumi.yaml makes each adoption step read-only (wsbridge:readOnly).
-  const ups = await Promise.all(folders.map((folder) => operation("up", folder, nameOf(folder), "split", org)));
-  const previews = await Promise.all(folders.map((folder) => operation("preview", folder, nameOf(folder), "split", org)));
+  const ups = await Promise.all(folders.map((folder) => operation("up", folder, YamlProject.nameIn(folder), "split", org)));
+  const previews = await Promise.all(folders.map((folder) => operation("preview", folder, YamlProject.nameIn(folder), "split", org)));
   for (const [i, up] of ups.entries()) {
     expect(up).toEqual({ create: 1, import: up["import"] ?? 0 });
     expect(previews[i]).toEqual({ same: (up["import"] ?? 0) + 1 });
   }
   expect(e2e.writes()).toEqual([]);
-  const states = await Promise.all(folders.map((folder) => project.another(folder, nameOf(folder)).exportState("split")));
+  const states = await Promise.all(folders.map((folder) => project.another(folder, YamlProject.nameIn(folder)).exportState("split")));
   const held = states.flatMap(stateObjects).sort();
   expect(held.filter((o) => !o.startsWith("RemoteStateConsumers ") && o !== `Workspace ${made}`)).toEqual(adoptable(estate, selected));
   expect(Object.assign({}, ...states.map(consumersInState))).toEqual(adoptableConsumers(estate, selected));

@@ -115,11 +115,6 @@ describe.each(["self-managed", "hosted"] as const)("the %s edition", (edition) =
     expect(held.filter((o) => o.startsWith("RemoteStateConsumers ")).length).toBe(Object.keys(adoptableConsumers(estate, everyWorkspace)).length);
   }, LONG_MS);
 
-  /** The Pulumi project name in a folder's Pulumi.yaml. */
-  function projectNameOf(dir: string): string {
-    return /^name: (\S+)$/m.exec(fs.readFileSync(path.join(dir, "Pulumi.yaml"), "utf8"))?.[1] ?? "";
-  }
-
   /** The TypeScript files of a folder adopt wrote, by relative path. */
   function typescriptFiles(dir: string): Map<string, string> {
     const names = ["index.ts", ...fs.readdirSync(path.join(dir, "adopted")).map((f) => `adopted/${f}`)].filter((f) => f.endsWith(".ts"));
@@ -133,7 +128,7 @@ describe.each(["self-managed", "hosted"] as const)("the %s edition", (edition) =
   async function operation(
     language: "typescript" | "go", dir: string, stack: string, action: "up" | "preview", go?: { path: string; index: number },
   ): Promise<Record<string, number>> {
-    const project = shared.another(dir, projectNameOf(dir), { WSBRIDGE_READ_ONLY: "true" });
+    const project = shared.another(dir, YamlProject.nameIn(dir), { WSBRIDGE_READ_ONLY: "true" });
     if (go !== undefined) {
       return runAdoptedGo(dir, action, { project: project.name, name: stack, workDir: path.join(dir, "go-stacks"), secrets: project.secrets, env: project.env },
         { address: e2e.emulator.url, token: estate.tokens.readOnly, organization: estate.organization }, go);
@@ -162,7 +157,7 @@ describe.each(["self-managed", "hosted"] as const)("the %s edition", (edition) =
       for (const folder of split) {
         if (language === "typescript") {
           expect(typeErrorsOfFiles(typescriptFiles(folder), "index.ts")).toEqual([]);
-          await shared.another(folder, projectNameOf(folder)).initStack(stack, { address: e2e.emulator.url, token: estate.tokens.readOnly, organization: estate.organization });
+          await shared.another(folder, YamlProject.nameIn(folder)).initStack(stack, { address: e2e.emulator.url, token: estate.tokens.readOnly, organization: estate.organization });
         } else {
           expect(await runCommand("gofmt", ["-l", "."], folder)).toBe("");
         }
@@ -179,7 +174,7 @@ describe.each(["self-managed", "hosted"] as const)("the %s edition", (edition) =
       for (const [i, preview] of previews.entries()) expect(preview).toEqual({ same: (ups[i]?.["import"] ?? 0) + 1 });
       expect(e2e.writes()).toEqual([]);
 
-      const states = await Promise.all(split.map((folder) => shared.another(folder, projectNameOf(folder)).exportState(stack)));
+      const states = await Promise.all(split.map((folder) => shared.another(folder, YamlProject.nameIn(folder)).exportState(stack)));
       const held = states.flatMap(stateObjects).sort();
       expect(held.filter((o) => !o.startsWith("RemoteStateConsumers "))).toEqual(adoptable(estate, selected));
       expect(Object.assign({}, ...states.map(consumersInState))).toEqual(adoptableConsumers(estate, selected));
@@ -230,7 +225,7 @@ describe.each(["self-managed", "hosted"] as const)("the %s edition", (edition) =
         const split = folders(dir);
         expect(split).toEqual(teams.map((t) => (t === "(none)" ? "no-team" : t)).sort());
         expect(fs.readFileSync(path.join(dir, "README.md"), "utf8")).toContain("adopted by tag:team");
-        const project = (folder: string): YamlProject => shared.another(path.join(dir, folder), projectNameOf(path.join(dir, folder)));
+        const project = (folder: string): YamlProject => shared.another(path.join(dir, folder), YamlProject.nameIn(path.join(dir, folder)));
         for (const folder of split) await project(folder).initStack(STACK, { address: e2e.emulator.url, token: estate.tokens.readOnly, organization: estate.organization });
         const ups = await Promise.all(split.map((folder) => project(folder).ok(["up", "--stack", STACK, "--yes", "--skip-preview"])));
         for (const up of ups) expect(resourceSummary(up.stdout).join(" ")).toMatch(/= \d+ imported/);

@@ -44,7 +44,7 @@ test("per stack: a pull request previews the folders it changes (one comment eac
 
     // Each stack adopted (its read-only adoption step), on main.
     for (const folder of [first, second]) {
-      const inFolder = project.another(path.join(checkout, folder), projectNameOf(path.join(checkout, folder)));
+      const inFolder = project.another(path.join(checkout, folder), YamlProject.nameIn(path.join(checkout, folder)));
       await inFolder.ok(["stack", "init", stack, "--non-interactive"]);
       await bashOk(path.join(checkout, folder), `pulumi up --yes --stack ${stack} --non-interactive`, { ...inFolder.env, ...readOnly });
     }
@@ -138,7 +138,7 @@ test("one folder adopt wrote without a split is a matrix of one: a pull request 
   try {
     const { step, stacks, previewJob, commentsNow, runner } = actionsRunner(workflow, project, secretsOf(project, readOnly));
     const folder = path.join(checkout, estateDir);
-    const inFolder = project.another(folder, projectNameOf(folder));
+    const inFolder = project.another(folder, YamlProject.nameIn(folder));
     await inFolder.ok(["stack", "init", stack, "--non-interactive"]);
     await bashOk(folder, `pulumi up --yes --stack ${stack} --non-interactive`, { ...inFolder.env, ...readOnly });
     await git(checkout, ["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-qm", "adopted"]);
@@ -288,10 +288,6 @@ function expand(text: string, env: Record<string, string>, secrets: Record<strin
     if (value === undefined) throw new Error(`the test gives no value for \${{ ${expression} }}`);
     return value;
   });
-}
-
-function projectNameOf(dir: string): string {
-  return /^name: (\S+)$/m.exec(fs.readFileSync(path.join(dir, "Pulumi.yaml"), "utf8"))?.[1] ?? "";
 }
 
 async function bashOk(cwd: string, script: string, env: Record<string, string>): Promise<string> {

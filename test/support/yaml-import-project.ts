@@ -137,6 +137,11 @@ export class YamlProject {
     return folder === "." ? this : new YamlProject(this.cli, `${this.name}/${folder}`, path.join(this.dir, folder), this.env, this.secrets);
   }
 
+  /** The project name a folder's Pulumi.yaml declares ("" when it declares none). */
+  static nameIn(dir: string): string {
+    return /^name: (\S+)$/m.exec(fs.readFileSync(path.join(dir, "Pulumi.yaml"), "utf8"))?.[1] ?? "";
+  }
+
   /** Another project, `name` in `dir`, with a copy of this one's environment (its backend, home and passphrase) and `env` over it. */
   another(dir: string, name: string, env: Record<string, string> = {}): YamlProject {
     return new YamlProject(this.cli, name, dir, { ...this.env, ...env }, this.secrets);
