@@ -29,7 +29,6 @@ export const SPLIT_RECORD = "adoption-split.json";
 /** Stacks read at once by a later run of a split (two `pulumi` processes each). */
 const STACK_READS = 4;
 
-
 export function readSplitRecord(out: string): SplitRecord | undefined {
   try {
     const parsed = JSON.parse(fs.readFileSync(path.join(out, SPLIT_RECORD), "utf8")) as Partial<SplitRecord> | null;

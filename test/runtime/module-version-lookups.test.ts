@@ -2,13 +2,11 @@
 // process) against an in-process emulator: a version with and without its deprecation, every version
 // with the deprecation of each, the 404 explanation, bad arguments refused before any request, and
 // that they only ever read.
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
 import { request } from "undici";
 import { startEmulator, type Fixtures, type RunningEmulator } from "../../emulator";
 import { getModuleVersion, listModuleVersions, type LookupContext } from "../../provider/runtime/lookups/module-versions";
 import { failureOf } from "../support/failure";
+import { isolatedHome } from "../support/isolated-home";
 
 const OLD_REASON = "1.0.0 leaks subnets";
 const OLD_LINK = "https://example.com/vpc/upgrade-to-1.1";
@@ -35,8 +33,7 @@ function fixtures(): Fixtures {
 }
 
 /** An empty HOME, so no credentials file of the developer's can answer for a missing token. */
-const home = fs.mkdtempSync(path.join(os.tmpdir(), "wsbridge-module-lookups-home-"));
-afterAll(() => fs.rmSync(home, { recursive: true, force: true }));
+const home = isolatedHome();
 
 function contextFor(emulator: RunningEmulator, config: Record<string, string> = {}): LookupContext {
   const settings: Record<string, string> = {

@@ -9,6 +9,7 @@ import { startEmulator, type Edition, type Fixtures, type RunningEmulator } from
 import type { WorkspaceLookupResult } from "../../provider/dynamic/functions/workspaces";
 import { getWorkspace, listWorkspaces, type LookupContext } from "../../provider/runtime/lookups/workspaces";
 import { failureOf } from "../support/failure";
+import { isolatedHome } from "../support/isolated-home";
 
 const PROJECT_ID = "prj-lookupapps0001";
 const SSH_KEY_ID = "sshkey-lookup000001";
@@ -55,8 +56,7 @@ function fixtures(): Fixtures {
 }
 
 /** An empty HOME, so no credentials file of the developer's can answer for a missing token. */
-const home = fs.mkdtempSync(path.join(os.tmpdir(), "wsbridge-lookups-home-"));
-afterAll(() => fs.rmSync(home, { recursive: true, force: true }));
+const home = isolatedHome();
 
 function contextFor(emulator: RunningEmulator, config: Record<string, string> = {}, env: NodeJS.ProcessEnv = {}): LookupContext {
   const settings: Record<string, string> = {
